@@ -1,0 +1,68 @@
+# ifscore — build/ifscore.so, a SQLite extension scoring instruction following.
+#   make          build/ifscore.so
+#   make demo     score the bundled sample and print a per-model table
+#   make test     unit tests (Check), SQL tests (sqlite3 CLI), parity vs Python
+#   make install  copy the extension to $(PREFIX)/lib/sqlite3
+
+CC      ?= cc
+PREFIX  ?= /usr/local
+PYTHON  ?= /usr/bin/python3
+SQLITE  ?= sqlite3
+OPT     ?= -O2
+CFLAGS  ?= $(OPT) -g
+WARN     = -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE
+PKG_CFLAGS = $(shell pkg-config --cflags sqlite3 libpcre2-8)
+PKG_LIBS   = $(shell pkg-config --libs libpcre2-8)
+CHECK_CFLAGS = $(shell pkg-config --cflags check)
+CHECK_LIBS   = $(shell pkg-config --libs check)
+
+CORE_SRC = ext/ifs_common.c ext/ifs_text.c ext/ifs_json.c ext/ifs_pyval.c \
+           ext/ifs_regex.c ext/ifs_eval.c
+CORE_OBJ = $(CORE_SRC:ext/%.c=build/obj/%.o)
+EXT_OBJ  = $(CORE_OBJ) build/obj/ifs_alloc_sqlite.o build/obj/ifscore.o
+HEADERS  = $(wildcard ext/*.h)
+
+UNIT_SRC = $(wildcard tests/test_*.c)
+UNIT_BIN = $(UNIT_SRC:tests/%.c=build/tests/%)
+
+.PHONY: all deps demo test unit sqltest parity bench install clean
+all: build/ifscore.so
+
+deps:
+	@sh tools/deps.sh
+
+build/obj/%.o: ext/%.c $(HEADERS) | deps
+	@mkdir -p build/obj
+	$(CC) $(WARN) $(CFLAGS) -fPIC $(PKG_CFLAGS) -c $< -o $@
+
+build/ifscore.so: $(EXT_OBJ)
+	$(CC) $(CFLAGS) -shared -o $@ $(EXT_OBJ) $(PKG_LIBS)
+
+build/tests/%: tests/%.c tests/ifs_alloc_test.c $(CORE_OBJ) $(HEADERS)
+	@mkdir -p build/tests
+	$(CC) $(WARN) $(CFLAGS) $(PKG_CFLAGS) $(CHECK_CFLAGS) -Iext -o $@ $< \
+	  tests/ifs_alloc_test.c $(CORE_OBJ) $(PKG_LIBS) $(CHECK_LIBS)
+
+unit: $(UNIT_BIN)
+	@for t in $(UNIT_BIN); do echo "== $$t"; $$t || exit 1; done
+
+sqltest: build/ifscore.so
+	@sh tests/sql/run.sh $(SQLITE)
+
+parity: build/ifscore.so
+	@$(PYTHON) tests/parity.py
+
+test: unit sqltest parity
+
+demo: build/ifscore.so
+	@sh demo/run.sh $(SQLITE)
+
+bench: build/ifscore.so
+	@$(PYTHON) bench/bench.py
+
+install: build/ifscore.so
+	install -d $(DESTDIR)$(PREFIX)/lib/sqlite3
+	install -m 644 build/ifscore.so $(DESTDIR)$(PREFIX)/lib/sqlite3/ifscore.so
+
+clean:
+	rm -rf build

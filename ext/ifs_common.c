@@ -1,0 +1,115 @@
+/*
+** ifs_common.c — the byte buffer and the arena (see ifs_common.h).
+*/
+#include "ifs_common.h"
+#include <string.h>
+
+void ifs_buf_init(ifs_buf *b) {
+  b->p = NULL;
+  b->len = b->cap = 0;
+  b->oom = 0;
+}
+
+void ifs_buf_free(ifs_buf *b) {
+  ifs_free(b->p);
+  ifs_buf_init(b);
+}
+
+void ifs_buf_clear(ifs_buf *b) {
+  b->len = 0;
+  b->oom = 0;
+  if (b->p) b->p[0] = 0;
+}
+
+int ifs_buf_reserve(ifs_buf *b, size_t extra) {
+  if (b->oom) return IFS_NOMEM;
+  if (extra >= SIZE_MAX / 2 - b->len) { b->oom = 1; return IFS_NOMEM; }
+  size_t need = b->len + extra + 1;
+  if (need <= b->cap) return IFS_OK;
+  size_t cap = b->cap ? b->cap : 64;
+  while (cap < need) cap *= 2;
+  char *p = ifs_realloc(b->p, cap);
+  if (!p) { b->oom = 1; return IFS_NOMEM; }
+  b->p = p;
+  b->cap = cap;
+  return IFS_OK;
+}
+
+int ifs_buf_append(ifs_buf *b, const void *p, size_t n) {
+  if (ifs_buf_reserve(b, n)) return IFS_NOMEM;
+  if (n) memcpy(b->p + b->len, p, n);
+  b->len += n;
+  b->p[b->len] = 0;
+  return IFS_OK;
+}
+
+int ifs_buf_append_str(ifs_buf *b, const char *z) {
+  return ifs_buf_append(b, z, strlen(z));
+}
+
+int ifs_buf_append_char(ifs_buf *b, char c) {
+  return ifs_buf_append(b, &c, 1);
+}
+
+int ifs_buf_append_u64(ifs_buf *b, uint64_t v) {
+  char tmp[24];
+  size_t i = sizeof tmp;
+  do { tmp[--i] = (char)('0' + v % 10); v /= 10; } while (v);
+  return ifs_buf_append(b, tmp + i, sizeof tmp - i);
+}
+
+int ifs_buf_append_cp(ifs_buf *b, uint32_t cp) {
+  unsigned char t[4];
+  size_t n;
+  if (cp < 0x80) { t[0] = (unsigned char)cp; n = 1; }
+  else if (cp < 0x800) {
+    t[0] = (unsigned char)(0xC0 | (cp >> 6));
+    t[1] = (unsigned char)(0x80 | (cp & 0x3F)); n = 2;
+  } else if (cp < 0x10000) {
+    t[0] = (unsigned char)(0xE0 | (cp >> 12));
+    t[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+    t[2] = (unsigned char)(0x80 | (cp & 0x3F)); n = 3;
+  } else {
+    t[0] = (unsigned char)(0xF0 | (cp >> 18));
+    t[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
+    t[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+    t[3] = (unsigned char)(0x80 | (cp & 0x3F)); n = 4;
+  }
+  return ifs_buf_append(b, t, n);
+}
+
+struct ifs_arena_block {
+  ifs_arena_block *next;
+  size_t used, cap;
+  _Alignas(16) unsigned char data[];
+};
+
+void ifs_arena_init(ifs_arena *a) { a->head = NULL; }
+
+void *ifs_arena_alloc(ifs_arena *a, size_t n) {
+  n = (n + 15) & ~(size_t)15;
+  ifs_arena_block *h = a->head;
+  if (!h || h->cap - h->used < n) {
+    size_t cap = n > 16384 ? n : 16384;
+    if (h && h->cap * 2 > cap && h->cap < (1u << 24)) cap = h->cap * 2;
+    h = ifs_malloc(sizeof *h + cap);
+    if (!h) return NULL;
+    h->next = a->head;
+    h->used = 0;
+    h->cap = cap;
+    a->head = h;
+  }
+  void *p = h->data + h->used;
+  h->used += n;
+  return p;
+}
+
+void ifs_arena_free(ifs_arena *a) {
+  ifs_arena_block *h = a->head;
+  while (h) {
+    ifs_arena_block *next = h->next;
+    ifs_free(h);
+    h = next;
+  }
+  a->head = NULL;
+}

@@ -1,0 +1,60 @@
+/*
+** ifs_common.h — shared plumbing of the ifscore core: status codes, the
+** allocator seam, a growable byte buffer and a bump arena.
+**
+** The core never includes sqlite3.h.  Memory goes through ifs_malloc /
+** ifs_realloc / ifs_free, defined at link time: ifs_alloc_sqlite.c (the
+** extension, so SQLite's allocator and its OOM accounting apply) or
+** tests/ifs_alloc_test.c (unit tests, with a fail-the-Nth-allocation hook).
+**
+** Text inside the core is "internal UTF-8": UTF-8 in which a lone surrogate
+** U+D800..U+DFFF is allowed, encoded in three bytes (ED A0..BF 80..BF).
+** A byte that is not valid UTF-8 in the input becomes U+DC00+byte, exactly
+** as Python's surrogateescape reading does; see ifs_text.h.
+*/
+#ifndef IFS_COMMON_H
+#define IFS_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum ifs_status {
+  IFS_OK = 0,
+  IFS_NOMEM = 1,     /* an allocation failed */
+  IFS_INVALID = 2,   /* the input is not what was asked (bad JSON, bad int...) */
+  IFS_TOOBIG = 3     /* a size limit was hit */
+};
+
+void *ifs_malloc(size_t n);
+void *ifs_realloc(void *p, size_t n);
+void ifs_free(void *p);
+
+/* A growable byte buffer; p is NUL-terminated for convenience only. */
+typedef struct ifs_buf {
+  char *p;
+  size_t len;
+  size_t cap;
+  int oom;          /* sticky: set when any append failed */
+} ifs_buf;
+
+void ifs_buf_init(ifs_buf *b);
+void ifs_buf_free(ifs_buf *b);
+void ifs_buf_clear(ifs_buf *b);                 /* len = 0, keeps memory */
+int ifs_buf_reserve(ifs_buf *b, size_t extra);  /* IFS_OK or IFS_NOMEM */
+int ifs_buf_append(ifs_buf *b, const void *p, size_t n);
+int ifs_buf_append_str(ifs_buf *b, const char *z);  /* z is a C literal */
+int ifs_buf_append_char(ifs_buf *b, char c);
+int ifs_buf_append_u64(ifs_buf *b, uint64_t v);
+int ifs_buf_append_cp(ifs_buf *b, uint32_t cp);     /* internal UTF-8 */
+
+/* A bump arena: many small allocations, freed all at once. */
+typedef struct ifs_arena_block ifs_arena_block;
+typedef struct ifs_arena {
+  ifs_arena_block *head;
+} ifs_arena;
+
+void ifs_arena_init(ifs_arena *a);
+void *ifs_arena_alloc(ifs_arena *a, size_t n);  /* 16-byte aligned; NULL on OOM */
+void ifs_arena_free(ifs_arena *a);
+
+#endif

@@ -1,0 +1,65 @@
+/*
+** ifs_eval.h — the evaluator: the reference's evaluate_response() on
+** (response, constraints) bytes, with the SQL setting's additions
+** (SPEC.md sections 1 and 2).
+**
+** An ifs_evaluator holds what is reused from row to row on one
+** connection: the compiled-regex cache and scratch buffers.
+*/
+#ifndef IFS_EVAL_H
+#define IFS_EVAL_H
+
+#include "ifs_common.h"
+#include "ifs_regex.h"
+
+typedef enum ifs_kind {
+  IFS_MAX_WORDS, IFS_MIN_WORDS, IFS_MAX_CHARS, IFS_MUST_BE_JSON,
+  IFS_MUST_INCLUDE, IFS_MUST_EXCLUDE, IFS_REGEX
+} ifs_kind;
+
+typedef enum ifs_verdict {
+  IFS_SCORED,
+  IFS_NO_CONSTRAINTS,     /* constraints NULL or falsy */
+  IFS_BAD_JSON,           /* constraints not valid JSON text */
+  IFS_NOT_OBJECT,         /* truthy but not an object */
+  IFS_NO_RECOGNIZED       /* an object that produced no check */
+} ifs_verdict;
+
+typedef struct ifs_check {
+  ifs_kind kind;
+  int ok;
+  size_t label_at, label_len;   /* in ifs_result.labels, external bytes */
+} ifs_check;
+
+typedef struct ifs_result {
+  ifs_verdict verdict;
+  size_t passed, total;
+  double score;                 /* passed / total when IFS_SCORED */
+  ifs_check *checks;
+  size_t cap;
+  ifs_buf labels;               /* every label, back to back */
+  ifs_buf reason;               /* the reason string, external bytes */
+} ifs_result;
+
+typedef struct ifs_evaluator ifs_evaluator;
+
+ifs_evaluator *ifs_evaluator_new(void);            /* NULL on OOM */
+void ifs_evaluator_free(ifs_evaluator *ev);
+ifs_regex_cache *ifs_evaluator_regex(ifs_evaluator *ev);
+
+void ifs_result_init(ifs_result *r);
+void ifs_result_free(ifs_result *r);
+
+/* Evaluates one row.  resp may be NULL (read as ""); cons NULL means SQL
+** NULL.  IFS_OK with *r filled, or IFS_NOMEM. */
+int ifs_evaluate(ifs_evaluator *ev, const char *resp, size_t rn,
+                 const char *cons, size_t cn, ifs_result *r);
+
+/* The kind's name as if_checks shows it ("max_words", ...). */
+const char *ifs_kind_name(ifs_kind k);
+
+/* The fence-stripped span of a response (internal UTF-8) that
+** must_be_json hands to the JSON reader. */
+void ifs_strip_fences(const char *s, size_t n, size_t *start, size_t *end);
+
+#endif

@@ -1,0 +1,48 @@
+/*
+** ifs_json.h — a JSON reader with CPython 3.11 json.loads rules.
+**
+** Input is internal UTF-8 (see ifs_text.h).  Accepted exactly when
+** json.loads accepts: whitespace is space/tab/LF/CR only; NaN, Infinity,
+** -Infinity; no leading zeros, '+', '.5', '1.'; U+0000..U+001F inside
+** strings rejected; lone-surrogate \u escapes kept (a high + low escape
+** pair joins); integers of more than 4300 digits rejected (CPython's int
+** limit); any nesting depth (no recursion: an explicit stack).  Bytes
+** >= 0x80 are accepted inside strings only.  Duplicate object keys:
+** the last value wins, at the position of the first (as dict() builds).
+*/
+#ifndef IFS_JSON_H
+#define IFS_JSON_H
+
+#include "ifs_common.h"
+
+typedef enum ifs_jtype {
+  IFS_JNULL, IFS_JFALSE, IFS_JTRUE,
+  IFS_JINT,     /* str/len: the literal, e.g. "-12" (exact, any size) */
+  IFS_JFLOAT,   /* num: the double float() gives (inf for 1e400)     */
+  IFS_JSTR,     /* str/len: decoded value in internal UTF-8          */
+  IFS_JARR,     /* count, items                                      */
+  IFS_JOBJ      /* count, keys (IFS_JSTR values), items              */
+} ifs_jtype;
+
+typedef struct ifs_jval ifs_jval;
+struct ifs_jval {
+  ifs_jtype type;
+  const char *str;   /* IFS_JINT, IFS_JSTR; arena-owned or inside the input */
+  size_t len;
+  double num;        /* IFS_JFLOAT */
+  size_t count;      /* IFS_JARR, IFS_JOBJ */
+  ifs_jval **items;
+  ifs_jval **keys;   /* IFS_JOBJ */
+};
+
+/* Parses s[0..n).  IFS_OK with *out set (allocated in arena a),
+** IFS_INVALID when json.loads would raise, IFS_NOMEM. */
+int ifs_json_parse(const char *s, size_t n, ifs_arena *a, ifs_jval **out);
+
+/* Validates without building values.  1 valid, 0 invalid, -1 out of memory. */
+int ifs_json_valid(const char *s, size_t n);
+
+/* The value of key (len bytes) in an object, or NULL. */
+const ifs_jval *ifs_json_get(const ifs_jval *obj, const char *key, size_t len);
+
+#endif

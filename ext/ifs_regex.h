@@ -1,0 +1,39 @@
+/*
+** ifs_regex.h — Python's re.search on PCRE2.
+**
+** A pattern in Python's dialect (internal UTF-8) is translated to an
+** equivalent PCRE2 pattern, compiled with UTF|UCP, newline LF, JIT when
+** available, and cached per connection (an LRU keyed by pattern text).
+** Match data and JIT stack live in the cache and are reused.  A match
+** budget turns catastrophic backtracking into IFS_REGEX_LIMIT.
+*/
+#ifndef IFS_REGEX_H
+#define IFS_REGEX_H
+
+#include "ifs_common.h"
+
+enum {
+  IFS_REGEX_NOMATCH = 0,
+  IFS_REGEX_MATCH = 1,
+  IFS_REGEX_INVALID = 2,   /* Python's re would raise on this pattern */
+  IFS_REGEX_LIMIT = 3,     /* match budget exceeded */
+  IFS_REGEX_NOMEM = 4
+};
+
+typedef struct ifs_regex_cache ifs_regex_cache;
+
+/* NULL on out-of-memory. */
+ifs_regex_cache *ifs_regex_cache_new(void);
+void ifs_regex_cache_free(ifs_regex_cache *c);
+
+/* re.search(pattern, subject) is not None; both in internal UTF-8. */
+int ifs_regex_search(ifs_regex_cache *c, const char *pat, size_t pn,
+                     const char *subj, size_t sn);
+
+/* The translation alone: PCRE2 pattern text appended to out, options
+** (PCRE2_* compile flags beyond the fixed ones) stored in *opts.
+** IFS_OK, IFS_INVALID (Python raises) or IFS_NOMEM. */
+int ifs_regex_translate(const char *pat, size_t pn, ifs_buf *out,
+                        uint32_t *opts);
+
+#endif

@@ -1,0 +1,314 @@
+/*
+** ifs_text.c — Python-compatible text operations (see ifs_text.h).
+**
+** The hot loops (words, chars, lower) have ASCII fast paths; non-ASCII
+** characters are decoded only where their value matters.
+*/
+#include "ifs_text.h"
+#include "ifs_unicode_tables.h"
+#include <string.h>
+
+/* Length of the well-formed UTF-8 sequence at s[i], or 0 (Unicode table 3-7). */
+static size_t utf8_seq_len(const unsigned char *s, size_t n, size_t i) {
+  unsigned char c = s[i];
+  if (c < 0x80) return 1;
+  size_t left = n - i;
+  unsigned char lo = 0x80, hi = 0xBF;
+  size_t len;
+  if (c >= 0xC2 && c <= 0xDF) len = 2;
+  else if (c >= 0xE0 && c <= 0xEF) {
+    len = 3;
+    if (c == 0xE0) lo = 0xA0;
+    if (c == 0xED) hi = 0x9F;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    len = 4;
+    if (c == 0xF0) lo = 0x90;
+    if (c == 0xF4) hi = 0x8F;
+  } else return 0;
+  if (left < len) return 0;
+  if (s[i + 1] < lo || s[i + 1] > hi) return 0;
+  for (size_t k = 2; k < len; k++)
+    if ((s[i + k] & 0xC0) != 0x80) return 0;
+  return len;
+}
+
+int ifs_is_ascii(const char *s, size_t n) {
+  const unsigned char *u = (const unsigned char *)s;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    memcpy(&w, u + i, 8);
+    if (w & 0x8080808080808080ull) return 0;
+  }
+  for (; i < n; i++)
+    if (u[i] & 0x80) return 0;
+  return 1;
+}
+
+int ifs_utf8_is_valid(const char *s, size_t n) {
+  const unsigned char *u = (const unsigned char *)s;
+  size_t i = 0;
+  while (i < n) {
+    if (u[i] < 0x80) {
+      if (i + 8 <= n) {
+        uint64_t w;
+        memcpy(&w, u + i, 8);
+        if (!(w & 0x8080808080808080ull)) { i += 8; continue; }
+      }
+      i++;
+      continue;
+    }
+    size_t len = utf8_seq_len(u, n, i);
+    if (!len) return 0;
+    i += len;
+  }
+  return 1;
+}
+
+/* U+DC00+byte as internal UTF-8: ED B2|B3 xx. */
+static void escape_byte(unsigned char b, unsigned char out[3]) {
+  uint32_t cp = 0xDC00u + b;
+  out[0] = 0xED;
+  out[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+  out[2] = (unsigned char)(0x80 | (cp & 0x3F));
+}
+
+int ifs_to_internal(const char *s, size_t n, ifs_buf *out) {
+  const unsigned char *u = (const unsigned char *)s;
+  size_t i = 0, run = 0;
+  if (ifs_buf_reserve(out, n)) return IFS_NOMEM;
+  while (i < n) {
+    size_t len = utf8_seq_len(u, n, i);
+    if (len) { i += len; continue; }
+    unsigned char esc[3];
+    escape_byte(u[i], esc);
+    if (ifs_buf_append(out, s + run, i - run) || ifs_buf_append(out, esc, 3))
+      return IFS_NOMEM;
+    run = ++i;
+  }
+  return ifs_buf_append(out, s + run, n - run);
+}
+
+/* An escaped byte U+DC80..U+DCFF is ED B2 xx or ED B3 xx. */
+static int is_escaped_byte_at(const unsigned char *u, size_t n, size_t i) {
+  return u[i] == 0xED && i + 2 < n && (u[i + 1] == 0xB2 || u[i + 1] == 0xB3);
+}
+
+int ifs_has_escaped_bytes(const char *s, size_t n) {
+  const unsigned char *u = (const unsigned char *)s;
+  const unsigned char *p = u;
+  while ((p = memchr(p, 0xED, n - (size_t)(p - u))) != NULL) {
+    if (is_escaped_byte_at(u, n, (size_t)(p - u))) return 1;
+    p++;
+  }
+  return 0;
+}
+
+int ifs_to_external(const char *s, size_t n, ifs_buf *out) {
+  const unsigned char *u = (const unsigned char *)s;
+  size_t i = 0, run = 0;
+  if (ifs_buf_reserve(out, n)) return IFS_NOMEM;
+  while (i < n) {
+    if (!is_escaped_byte_at(u, n, i)) { i++; continue; }
+    char raw = (char)(((u[i + 1] & 0x3F) << 6 | (u[i + 2] & 0x3F)) & 0xFF);
+    if (ifs_buf_append(out, s + run, i - run) || ifs_buf_append(out, &raw, 1))
+      return IFS_NOMEM;
+    i += 3;
+    run = i;
+  }
+  return ifs_buf_append(out, s + run, n - run);
+}
+
+uint32_t ifs_decode(const char *s, size_t n, size_t *i) {
+  const unsigned char *u = (const unsigned char *)s;
+  size_t k = *i;
+  unsigned char c = u[k];
+  size_t len = c < 0x80 ? 1 : c < 0xC0 ? 0 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : c < 0xF8 ? 4 : 0;
+  if (len == 1) { *i = k + 1; return c; }
+  if (len == 0 || n - k < len) { *i = k + 1; return 0xDC00u + c; }
+  uint32_t cp = c & (0x7F >> len);
+  for (size_t j = 1; j < len; j++) {
+    if ((u[k + j] & 0xC0) != 0x80) { *i = k + 1; return 0xDC00u + c; }
+    cp = (cp << 6) | (u[k + j] & 0x3F);
+  }
+  *i = k + len;
+  return cp;
+}
+
+uint32_t ifs_decode_prev(const char *s, size_t *i) {
+  const unsigned char *u = (const unsigned char *)s;
+  size_t end = *i, k = end;
+  /* Internal text is well formed, so at most three continuation bytes. */
+  while (k > 0 && end - k < 4 && (u[k - 1] & 0xC0) == 0x80) k--;
+  if (k > 0 && end - k < 4) k--;
+  size_t j = k;
+  uint32_t cp = ifs_decode(s, end, &j);
+  if (j != end) { k = end - 1; cp = 0xDC00u + u[k]; }
+  *i = k;
+  return cp;
+}
+
+int ifs_isspace(uint32_t cp) {
+  if (cp < 0x80) return (cp >= 0x09 && cp <= 0x0D) || (cp >= 0x1C && cp <= 0x20);
+  switch (cp) {
+    case 0x85: case 0xA0: case 0x1680: case 0x2028: case 0x2029:
+    case 0x202F: case 0x205F: case 0x3000:
+      return 1;
+    default:
+      return cp >= 0x2000 && cp <= 0x200A;
+  }
+}
+
+/* 1 when the non-ASCII character at s[i] (lead byte) is Python whitespace;
+** only lead bytes C2, E1, E2 and E3 can start one. */
+static int nonascii_space_at(const unsigned char *u, size_t n, size_t i) {
+  unsigned char c = u[i];
+  if (c != 0xC2 && (c < 0xE1 || c > 0xE3)) return 0;
+  size_t j = i;
+  return ifs_isspace(ifs_decode((const char *)u, n, &j));
+}
+
+static const unsigned char ascii_space[128] = {
+  ['\t'] = 1, ['\n'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1,
+  [0x1C] = 1, [0x1D] = 1, [0x1E] = 1, [0x1F] = 1, [' '] = 1,
+};
+
+size_t ifs_count_words(const char *s, size_t n) {
+  const unsigned char *u = (const unsigned char *)s;
+  size_t words = 0;
+  int in_word = 0;
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = u[i];
+    int space;
+    if (c < 0x80) space = ascii_space[c];
+    else if (c < 0xC0) continue;            /* continuation: same character */
+    else space = nonascii_space_at(u, n, i);
+    if (space) in_word = 0;
+    else if (!in_word) { in_word = 1; words++; }
+  }
+  return words;
+}
+
+size_t ifs_count_chars(const char *s, size_t n) {
+  const unsigned char *u = (const unsigned char *)s;
+  size_t cont = 0, i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    memcpy(&w, u + i, 8);
+    /* a continuation byte is 10xxxxxx: top bit set, next bit clear */
+    uint64_t m = w & ~(w << 1) & 0x8080808080808080ull;
+    cont += (size_t)__builtin_popcountll(m);
+  }
+  for (; i < n; i++) cont += (u[i] & 0xC0) == 0x80;
+  return n - cont;
+}
+
+void ifs_strip(const char *s, size_t n, size_t *start, size_t *end) {
+  size_t a = 0, b = n;
+  while (a < b) {
+    size_t j = a;
+    if (!ifs_isspace(ifs_decode(s, b, &j))) break;
+    a = j;
+  }
+  while (b > a) {
+    size_t j = b;
+    if (!ifs_isspace(ifs_decode_prev(s, &j))) break;
+    b = j;
+  }
+  *start = a;
+  *end = b;
+}
+
+static int32_t lower_delta(uint32_t cp) {
+  if (cp >= 0x110000) return 0;
+  return ifs_lower_stage2[ifs_lower_stage1[cp >> 8]][cp & 0xFF];
+}
+
+/* Final-sigma class of cp: 0 other, 1 cased, 2 case-ignorable. */
+static int sigma_class(uint32_t cp) {
+  size_t lo = 0, hi = sizeof ifs_sigma_run_start / sizeof ifs_sigma_run_start[0];
+  while (hi - lo > 1) {
+    size_t mid = (lo + hi) / 2;
+    if (ifs_sigma_run_start[mid] <= cp) lo = mid; else hi = mid;
+  }
+  return ifs_sigma_run_class[lo];
+}
+
+/* CPython's rule: U+03A3 at [at, after) lowercases to final sigma when
+** preceded by a cased character (skipping case-ignorable ones) and not
+** followed by one (skipping likewise). */
+static int is_final_sigma(const char *s, size_t n, size_t at, size_t after) {
+  size_t j = at;
+  int k = 0;
+  while (j > 0) {
+    k = sigma_class(ifs_decode_prev(s, &j));
+    if (k != 2) break;
+  }
+  if (k != 1) return 0;
+  j = after;
+  while (j < n) {
+    k = sigma_class(ifs_decode(s, n, &j));
+    if (k != 2) return k != 1;
+  }
+  return 1;
+}
+
+int ifs_lower(const char *s, size_t n, ifs_buf *out) {
+  const unsigned char *u = (const unsigned char *)s;
+  if (ifs_buf_reserve(out, n)) return IFS_NOMEM;
+  size_t i = 0;
+  while (i < n) {
+    if (u[i] < 0x80) {
+      /* ASCII run: lowercase in place of the copy. */
+      size_t start = i;
+      while (i < n && u[i] < 0x80) i++;
+      if (ifs_buf_reserve(out, i - start)) return IFS_NOMEM;
+      char *dst = out->p + out->len;
+      for (size_t k = start; k < i; k++) {
+        unsigned char c = u[k];
+        dst[k - start] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+      }
+      out->len += i - start;
+      out->p[out->len] = 0;
+      continue;
+    }
+    size_t at = i;
+    uint32_t cp = ifs_decode(s, n, &i);
+    int rc;
+    if (cp == 0x130) rc = ifs_buf_append(out, "i\xCC\x87", 3);
+    else if (cp == 0x3A3)
+      rc = ifs_buf_append_cp(out, is_final_sigma(s, n, at, i) ? 0x3C2 : 0x3C3);
+    else {
+      int32_t d = lower_delta(cp);
+      rc = d ? ifs_buf_append_cp(out, (uint32_t)((int32_t)cp + d))
+             : ifs_buf_append(out, s + at, i - at);
+    }
+    if (rc) return IFS_NOMEM;
+  }
+  return IFS_OK;
+}
+
+int ifs_decimal_value(uint32_t cp) {
+  size_t lo = 0, hi = sizeof ifs_digit_zeros / sizeof ifs_digit_zeros[0];
+  if (cp < '0') return -1;
+  if (cp <= '9') return (int)(cp - '0');
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (ifs_digit_zeros[mid] > cp) hi = mid;
+    else if (cp - ifs_digit_zeros[mid] >= 10) lo = mid + 1;
+    else return (int)(cp - ifs_digit_zeros[mid]);
+  }
+  return -1;
+}
+
+int ifs_isprintable(uint32_t cp) {
+  size_t nr = sizeof ifs_nonprintable_ranges / sizeof ifs_nonprintable_ranges[0] / 2;
+  size_t lo = 0, hi = nr;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (ifs_nonprintable_ranges[2 * mid + 1] < cp) lo = mid + 1;
+    else if (ifs_nonprintable_ranges[2 * mid] > cp) hi = mid;
+    else return 0;
+  }
+  return 1;
+}

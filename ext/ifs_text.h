@@ -1,0 +1,62 @@
+/*
+** ifs_text.h — Python-compatible text operations on internal UTF-8.
+**
+** Python reads the SQLite bytes with errors="surrogateescape": each byte
+** that is not part of a well-formed UTF-8 sequence becomes one character
+** U+DC00+byte.  ifs_to_internal() performs that reading, producing
+** "internal UTF-8" (UTF-8 that may carry surrogates as 3-byte sequences);
+** ifs_to_external() writes text back the way Python's encoder with
+** surrogateescape would, with any other lone surrogate kept as its 3-byte
+** sequence (what "surrogatepass" writes).
+**
+** Every other function here takes internal UTF-8 and counts code points.
+*/
+#ifndef IFS_TEXT_H
+#define IFS_TEXT_H
+
+#include "ifs_common.h"
+
+/* 1 when s[0..n) is strict UTF-8 (no surrogates, no overlongs, <= U+10FFFF);
+** such text is already internal UTF-8, unchanged. */
+int ifs_utf8_is_valid(const char *s, size_t n);
+
+/* Surrogateescape reading: appends the internal form of raw bytes to out. */
+int ifs_to_internal(const char *s, size_t n, ifs_buf *out);
+
+/* 1 when internal text holds U+DC80..U+DCFF (so external form differs). */
+int ifs_has_escaped_bytes(const char *s, size_t n);
+
+/* Internal -> external bytes (U+DC80..U+DCFF back to the raw byte). */
+int ifs_to_external(const char *s, size_t n, ifs_buf *out);
+
+/* Decodes one code point of internal UTF-8 at s[*i], advancing *i.
+** Internal text is well formed by construction; a stray byte decodes as
+** itself + 0xDC00 so that nothing ever reads out of bounds. */
+uint32_t ifs_decode(const char *s, size_t n, size_t *i);
+
+/* Decodes the code point that ends just before s[*i], moving *i back. */
+uint32_t ifs_decode_prev(const char *s, size_t *i);
+
+/* Python's str.isspace(). */
+int ifs_isspace(uint32_t cp);
+
+/* len(s.split()) and len(s). */
+size_t ifs_count_words(const char *s, size_t n);
+size_t ifs_count_chars(const char *s, size_t n);
+
+/* s.strip(): the bounds of s without Python whitespace at both ends. */
+void ifs_strip(const char *s, size_t n, size_t *start, size_t *end);
+
+/* Appends s.lower() (full mapping, final sigma) to out. */
+int ifs_lower(const char *s, size_t n, ifs_buf *out);
+
+/* 1 when s is pure ASCII (fast paths). */
+int ifs_is_ascii(const char *s, size_t n);
+
+/* Python's unicodedata.decimal(ch) or -1: the digits int() accepts. */
+int ifs_decimal_value(uint32_t cp);
+
+/* Python's str.isprintable() for one character (repr escapes the rest). */
+int ifs_isprintable(uint32_t cp);
+
+#endif

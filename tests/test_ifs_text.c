@@ -1,0 +1,178 @@
+/*
+** test_ifs_text.c — unit tests of ext/ifs_text.c.  Expected values were
+** produced by CPython 3.11 (bytes.decode('utf-8', 'surrogateescape'),
+** str.lower, str.split, len) and are hard-coded here.
+*/
+#include "ifs_test.h"
+#include "ifs_text.h"
+#include "ifs_unicode_tables.h"
+
+#define LIT(s) s, sizeof(s) - 1
+
+typedef struct { const char *in; size_t in_n; const char *low; size_t low_n;
+                 size_t chars, words; } lower_case;
+
+static const lower_case lower_cases[] = {
+  {LIT("HELLO World"), LIT("hello world"), 11, 2},
+  {LIT("\xc4\xb0stanbul"), LIT("i\xcc\x87stanbul"), 8, 1},
+  {LIT("\xce\xa3\xce\x91\xce\xa3"), LIT("\xcf\x83\xce\xb1\xcf\x82"), 3, 1},
+  {LIT("\xce\x91\xce\xa3'\xce\xa3"), LIT("\xce\xb1\xcf\x83'\xcf\x82"), 4, 1},
+  {LIT("\xce\xa3"), LIT("\xcf\x83"), 1, 1},
+  {LIT("a\xce\xa3"), LIT("a\xcf\x82"), 2, 1},
+  {LIT("\xce\x91\xce\xa3."), LIT("\xce\xb1\xcf\x82."), 3, 1},
+  {LIT("\xce\x91\xce\xa3'"), LIT("\xce\xb1\xcf\x82'"), 3, 1},
+  {LIT("A\xcd\x85\xce\xa3"), LIT("a\xcd\x85\xcf\x82"), 3, 1},
+  {LIT("\xce\x91\xce\xa3\xcd\x85" "a"), LIT("\xce\xb1\xcf\x83\xcd\x85" "a"), 4, 1},
+  {LIT("\xe1\xba\x9e Stra\xc3\x9f" "e"), LIT("\xc3\x9f stra\xc3\x9f" "e"), 8, 2},
+  {LIT("\xc7\x85\xc7\x88"), LIT("\xc7\x86\xc7\x89"), 2, 1},
+  {LIT("\xce\xa9\xce\xa3\xce\xa3 \xce\xa3\xce\xa3"),
+   LIT("\xcf\x89\xcf\x83\xcf\x82 \xcf\x83\xcf\x82"), 6, 2},
+  {LIT("\xe2\x85\xab \xe2\x93\x90\xe2\x92\xb6"), LIT("\xe2\x85\xbb \xe2\x93\x90\xe2\x93\x90"), 4, 2},
+  {LIT("\xf0\x90\x90\x80\xf0\x9e\xa4\x80"), LIT("\xf0\x90\x90\xa8\xf0\x9e\xa4\xa2"), 2, 1},
+  {LIT("\xef\xac\x81 \xc4\xb2K"), LIT("\xef\xac\x81 \xc4\xb3k"), 4, 2},
+  {LIT("a\xc2\xa0" "b\xe2\x80\x8b" "c"), LIT("a\xc2\xa0" "b\xe2\x80\x8b" "c"), 5, 2},
+  {LIT("x\xe2\x80\xa8y\xe3\x80\x80z\xe1\xa0\x8e"), LIT("x\xe2\x80\xa8y\xe3\x80\x80z\xe1\xa0\x8e"), 6, 3},
+  {LIT(" \x1c\x1dq\x1f"), LIT(" \x1c\x1dq\x1f"), 5, 1},
+  {LIT("\xc2\x85\xe2\x80\x80" "a\xe2\x80\xaf\xe2\x81\x9f" "b\xef\xbb\xbf"),
+   LIT("\xc2\x85\xe2\x80\x80" "a\xe2\x80\xaf\xe2\x81\x9f" "b\xef\xbb\xbf"), 7, 2},
+  {LIT("a\0b C"), LIT("a\0b c"), 5, 2},
+  {LIT(""), LIT(""), 0, 0},
+};
+
+START_TEST(test_lower_words_chars) {
+  const lower_case *t = &lower_cases[_i];
+  ifs_buf b;
+  ifs_buf_init(&b);
+  ck_assert_int_eq(ifs_lower(t->in, t->in_n, &b), IFS_OK);
+  ck_assert_uint_eq(b.len, t->low_n);
+  ck_assert(memcmp(b.p ? b.p : "", t->low, t->low_n) == 0);
+  ck_assert_uint_eq(ifs_count_chars(t->in, t->in_n), t->chars);
+  ck_assert_uint_eq(ifs_count_words(t->in, t->in_n), t->words);
+  ifs_buf_free(&b);
+}
+END_TEST
+
+typedef struct { const char *raw; size_t raw_n; const char *internal; size_t int_n;
+                 size_t chars; } raw_case;
+
+/* internal = raw.decode('utf-8','surrogateescape').encode('utf-8','surrogatepass') */
+static const raw_case raw_cases[] = {
+  {LIT("ab\x80" "c"), LIT("ab\xed\xb2\x80" "c"), 4},
+  {LIT("\xed\xa0\x80"), LIT("\xed\xb3\xad\xed\xb2\xa0\xed\xb2\x80"), 3},
+  {LIT("\xe2\x82"), LIT("\xed\xb3\xa2\xed\xb2\x82"), 2},
+  {LIT("\xf0\x9f\x98\x80\xff"), LIT("\xf0\x9f\x98\x80\xed\xb3\xbf"), 2},
+  {LIT("\xc0\xaf"), LIT("\xed\xb3\x80\xed\xb2\xaf"), 2},
+  {LIT("\xf4\x90\x80\x80"), LIT("\xed\xb3\xb4\xed\xb2\x90\xed\xb2\x80\xed\xb2\x80"), 4},
+  {LIT("a\0b"), LIT("a\0b"), 3},
+  {LIT("\xe0\x80\x80"), LIT("\xed\xb3\xa0\xed\xb2\x80\xed\xb2\x80"), 3},
+  {LIT("\xf0\x9f\x98"), LIT("\xed\xb3\xb0\xed\xb2\x9f\xed\xb2\x98"), 3},
+};
+
+START_TEST(test_surrogateescape_roundtrip) {
+  const raw_case *t = &raw_cases[_i];
+  ifs_buf in, out;
+  ifs_buf_init(&in);
+  ifs_buf_init(&out);
+  int valid = t->raw_n == t->int_n && memcmp(t->raw, t->internal, t->raw_n) == 0;
+  ck_assert_int_eq(ifs_utf8_is_valid(t->raw, t->raw_n), valid);
+  ck_assert_int_eq(ifs_to_internal(t->raw, t->raw_n, &in), IFS_OK);
+  ck_assert_uint_eq(in.len, t->int_n);
+  ck_assert(memcmp(in.p, t->internal, t->int_n) == 0);
+  ck_assert_uint_eq(ifs_count_chars(in.p, in.len), t->chars);
+  ck_assert_int_eq(ifs_has_escaped_bytes(in.p, in.len), !valid);
+  ck_assert_int_eq(ifs_to_external(in.p, in.len, &out), IFS_OK);
+  ck_assert_uint_eq(out.len, t->raw_n);
+  ck_assert(memcmp(out.p, t->raw, t->raw_n) == 0);
+  ifs_buf_free(&in);
+  ifs_buf_free(&out);
+}
+END_TEST
+
+START_TEST(test_lone_surrogate_stays_three_bytes) {
+  /* U+D800 (from a JSON escape) has no byte to go back to. */
+  ifs_buf out;
+  ifs_buf_init(&out);
+  ck_assert_int_eq(ifs_to_external("x\xed\xa0\x80", 4, &out), IFS_OK);
+  ck_assert_buf_eq(&out, "x\xed\xa0\x80");
+  ifs_buf_free(&out);
+}
+END_TEST
+
+START_TEST(test_isspace_matches_python) {
+  size_t k = 0, n = sizeof ifs_space_chars / sizeof ifs_space_chars[0];
+  for (uint32_t cp = 0; cp < 0x110000; cp++) {
+    int want = k < n && ifs_space_chars[k] == cp;
+    if (want) k++;
+    ck_assert_msg(ifs_isspace(cp) == want, "U+%04X", cp);
+  }
+  ck_assert_uint_eq(k, n);
+}
+END_TEST
+
+START_TEST(test_decode_prev_and_strip) {
+  const char s[] = "\xe3\x80\x80 \xf0\x9f\x98\x80x\xc2\xa0\x1f";
+  size_t a, b;
+  ifs_strip(s, sizeof s - 1, &a, &b);
+  ck_assert_uint_eq(a, 4);
+  ck_assert_uint_eq(b, 9);
+  size_t i = 8;
+  ck_assert_uint_eq(ifs_decode_prev(s, &i), 0x1F600);
+  ck_assert_uint_eq(i, 4);
+  ifs_strip("  ", 2, &a, &b);
+  ck_assert_uint_eq(a, b);
+}
+END_TEST
+
+START_TEST(test_decimal_and_printable) {
+  ck_assert_int_eq(ifs_decimal_value('7'), 7);
+  ck_assert_int_eq(ifs_decimal_value(0x0661), 1);    /* ARABIC-INDIC ONE */
+  ck_assert_int_eq(ifs_decimal_value(0xFF12), 2);    /* FULLWIDTH TWO */
+  ck_assert_int_eq(ifs_decimal_value(0x1D7FF), 9);   /* MATHEMATICAL MONOSPACE NINE */
+  ck_assert_int_eq(ifs_decimal_value(0x00B2), -1);   /* SUPERSCRIPT TWO: digit, not decimal */
+  ck_assert_int_eq(ifs_decimal_value(0x2167), -1);   /* ROMAN NUMERAL EIGHT */
+  ck_assert_int_eq(ifs_decimal_value('a'), -1);
+  ck_assert_int_eq(ifs_isprintable('a'), 1);
+  ck_assert_int_eq(ifs_isprintable(' '), 1);
+  ck_assert_int_eq(ifs_isprintable('\n'), 0);
+  ck_assert_int_eq(ifs_isprintable(0x7F), 0);
+  ck_assert_int_eq(ifs_isprintable(0xA0), 0);
+  ck_assert_int_eq(ifs_isprintable(0xE9), 1);
+  ck_assert_int_eq(ifs_isprintable(0x200B), 0);
+  ck_assert_int_eq(ifs_isprintable(0xDC80), 0);
+  ck_assert_int_eq(ifs_isprintable(0x1F600), 1);
+  ck_assert_int_eq(ifs_isprintable(0xE000), 0);
+  ck_assert_int_eq(ifs_isprintable(0x10FFFF), 0);
+}
+END_TEST
+
+START_TEST(test_lower_fails_cleanly) {
+  const char s[] = "\xce\x91\xce\xa3 ABC \xc4\xb0";
+  for (long n = 1; n < 4; n++) {
+    ifs_buf b;
+    ifs_buf_init(&b);
+    ifs_test_fail_nth(n);
+    int rc = ifs_lower(s, sizeof s - 1, &b);
+    ifs_test_fail_nth(0);
+    ck_assert(rc == IFS_NOMEM || rc == IFS_OK);
+    ifs_buf_free(&b);
+  }
+}
+END_TEST
+
+static Suite *text_suite(void) {
+  Suite *s = suite_create("ifs_text");
+  TCase *tc = tcase_create("core");
+  tcase_add_loop_test(tc, test_lower_words_chars, 0,
+                      sizeof lower_cases / sizeof lower_cases[0]);
+  tcase_add_loop_test(tc, test_surrogateescape_roundtrip, 0,
+                      sizeof raw_cases / sizeof raw_cases[0]);
+  tcase_add_test(tc, test_lone_surrogate_stays_three_bytes);
+  tcase_add_test(tc, test_isspace_matches_python);
+  tcase_add_test(tc, test_decode_prev_and_strip);
+  tcase_add_test(tc, test_decimal_and_printable);
+  tcase_add_test(tc, test_lower_fails_cleanly);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+IFS_TEST_MAIN(text_suite)
