@@ -25,7 +25,7 @@ HEADERS  = $(wildcard ext/*.h)
 UNIT_SRC = $(wildcard tests/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/%.c=build/tests/%)
 
-.PHONY: all deps demo test unit sqltest parity bench install clean
+.PHONY: all deps demo test unit tables sqltest parity bench install clean
 all: build/ifscore.so
 
 deps:
@@ -52,7 +52,11 @@ sqltest: build/ifscore.so
 parity: build/ifscore.so
 	@$(PYTHON) tests/parity.py
 
-test: unit sqltest parity
+tables: | deps
+	@$(PYTHON) tests/check_tables.py
+
+test: unit tables sqltest parity
+	@echo "make test: all suites passed"
 
 demo: build/ifscore.so
 	@sh demo/run.sh $(SQLITE)

@@ -98,7 +98,7 @@ static int add_check(ifs_evaluator *ev, ifs_result *r, ifs_kind kind, int ok) {
   c->kind = kind;
   c->ok = ok;
   c->label_at = r->labels.len;
-  if (ifs_to_external(ev->label.p, ev->label.len, &r->labels)) return IFS_NOMEM;
+  if (ifs_buf_append(&r->labels, ev->label.p, ev->label.len)) return IFS_NOMEM;
   c->label_len = r->labels.len - c->label_at;
   r->passed += ok != 0;
   return IFS_OK;

@@ -28,7 +28,7 @@ typedef enum ifs_verdict {
 typedef struct ifs_check {
   ifs_kind kind;
   int ok;
-  size_t label_at, label_len;   /* in ifs_result.labels, external bytes */
+  size_t label_at, label_len;   /* in ifs_result.labels */
 } ifs_check;
 
 typedef struct ifs_result {
@@ -37,8 +37,8 @@ typedef struct ifs_result {
   double score;                 /* passed / total when IFS_SCORED */
   ifs_check *checks;
   size_t cap;
-  ifs_buf labels;               /* every label, back to back */
-  ifs_buf reason;               /* the reason string, external bytes */
+  ifs_buf labels;               /* every label, back to back, internal UTF-8 */
+  ifs_buf reason;               /* the reason string, internal UTF-8 */
 } ifs_result;
 
 typedef struct ifs_evaluator ifs_evaluator;

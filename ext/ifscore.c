@@ -10,9 +10,20 @@
 **     -- 0/1 satisfied; failed: max_words<=1 (got 2)
 **   SELECT model, avg(if_score(response, constraints)) FROM runs GROUP BY model;
 **
-** Functions (SPEC.md section 3): if_score, if_reason, if_version, and the
-** helpers if_words, if_chars, if_lower, if_is_json, if_search.  All are
-** SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS.
+**   SELECT if_pass(response, constraints, 0.75) FROM cases;    -- 1, 0 or NULL
+**   SELECT if_eval(response, constraints) ->> '$.reason' FROM cases;
+**   SELECT kind, count(*) FROM cases, if_checks(cases.response, cases.constraints)
+**    WHERE NOT ok GROUP BY kind;
+**
+** Functions (SPEC.md section 3): if_score, if_reason, if_pass, if_eval,
+** if_version, the helpers if_words, if_chars, if_lower, if_is_json,
+** if_search, and the table-valued if_checks.  All functions are
+** SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS and if_checks is
+** an innocuous eponymous virtual table.
+**
+** if_score, if_reason, if_pass and if_eval on the same row share one
+** evaluation: the connection remembers the last (response, constraints)
+** pair and its result.
 **
 ** Each connection gets its own state (evaluator with its regex cache and
 ** scratch buffers), shared by its functions through a reference count and
@@ -23,16 +34,30 @@ SQLITE_EXTENSION_INIT1
 
 #include "ifs_eval.h"
 #include "ifs_json.h"
+#include "ifs_pyval.h"
 #include "ifs_regex.h"
 #include "ifs_text.h"
 #include <string.h>
 
 #define IFSCORE_VERSION "0.1.0"
 
+#ifndef SQLITE_RESULT_SUBTYPE
+#define SQLITE_RESULT_SUBTYPE 0x001000000   /* older headers; ignored there */
+#endif
+#define JSON_SUBTYPE 74                     /* 'J', what JSON1 looks for */
+
+/* The last (response, constraints) evaluated on this connection. */
+typedef struct memo {
+  int valid;
+  int resp_null, cons_null;
+  ifs_buf resp, cons;
+} memo;
+
 typedef struct ifs_conn {
   int refs;
   ifs_evaluator *ev;
-  ifs_result res;
+  ifs_result res;            /* the result for memo's inputs */
+  memo last;
   ifs_buf in_a, in_b, out;   /* scratch for the helpers */
 } ifs_conn;
 
@@ -41,24 +66,26 @@ static void conn_release(void *p) {
   if (--c->refs > 0) return;
   ifs_evaluator_free(c->ev);
   ifs_result_free(&c->res);
+  ifs_buf_free(&c->last.resp);
+  ifs_buf_free(&c->last.cons);
   ifs_buf_free(&c->in_a);
   ifs_buf_free(&c->in_b);
   ifs_buf_free(&c->out);
   sqlite3_free(c);
 }
 
-/* The text of an argument as SQLite converts it; NULL for SQL NULL. */
-static const char *arg_text(sqlite3_value *v, size_t *n) {
-  const char *s = (const char *)sqlite3_value_text(v);
-  *n = s ? (size_t)sqlite3_value_bytes(v) : 0;
-  return s;
+/* The text of an argument as SQLite converts it; NULL for SQL NULL.
+** IFS_NOMEM when SQLite could not produce the text. */
+static int arg_text(sqlite3_value *v, const char **s, size_t *n) {
+  *s = (const char *)sqlite3_value_text(v);
+  *n = *s ? (size_t)sqlite3_value_bytes(v) : 0;
+  return !*s && sqlite3_value_type(v) != SQLITE_NULL ? IFS_NOMEM : IFS_OK;
 }
 
 /* Internal form of an argument (a copy only when it is not valid UTF-8). */
 static int arg_internal(sqlite3_value *v, ifs_buf *scratch, const char **s, size_t *n) {
-  *s = arg_text(v, n);
-  if (!*s) return sqlite3_value_type(v) == SQLITE_NULL ? IFS_OK : IFS_NOMEM;
-  if (ifs_utf8_is_valid(*s, *n)) return IFS_OK;
+  if (arg_text(v, s, n)) return IFS_NOMEM;
+  if (!*s || ifs_utf8_is_valid(*s, *n)) return IFS_OK;
   ifs_buf_clear(scratch);
   if (ifs_to_internal(*s, *n, scratch)) return IFS_NOMEM;
   *s = scratch->p;
@@ -66,15 +93,43 @@ static int arg_internal(sqlite3_value *v, ifs_buf *scratch, const char **s, size
   return IFS_OK;
 }
 
-/* Evaluates (response, constraints) into c->res; 0 on success. */
+static int memo_holds(const ifs_buf *b, const char *s, size_t n) {
+  return b->len == n && (n == 0 || memcmp(b->p, s, n) == 0);
+}
+
+static int memo_hit(const memo *m, const char *resp, size_t rn, const char *cons, size_t cn) {
+  return m->valid && m->resp_null == !resp && m->cons_null == !cons &&
+         (!resp || memo_holds(&m->resp, resp, rn)) &&
+         (!cons || memo_holds(&m->cons, cons, cn));
+}
+
+static int memo_store(memo *m, const char *resp, size_t rn, const char *cons, size_t cn) {
+  m->resp_null = !resp;
+  m->cons_null = !cons;
+  ifs_buf_clear(&m->resp);
+  ifs_buf_clear(&m->cons);
+  if ((resp && ifs_buf_append(&m->resp, resp, rn)) ||
+      (cons && ifs_buf_append(&m->cons, cons, cn)))
+    return IFS_NOMEM;
+  m->valid = 1;
+  return IFS_OK;
+}
+
+/* Evaluates (argv[0], argv[1]) into c->res, or reuses the memo; 0 on
+** success, else the SQL error is already set. */
 static int evaluate_args(sqlite3_context *ctx, sqlite3_value **argv) {
   ifs_conn *c = sqlite3_user_data(ctx);
+  const char *resp, *cons;
   size_t rn, cn;
-  const char *resp = arg_text(argv[0], &rn);
-  const char *cons = arg_text(argv[1], &cn);
-  if ((!resp && sqlite3_value_type(argv[0]) != SQLITE_NULL) ||
-      (!cons && sqlite3_value_type(argv[1]) != SQLITE_NULL) ||
-      ifs_evaluate(c->ev, resp, rn, cons, cn, &c->res) != IFS_OK) {
+  if (arg_text(argv[0], &resp, &rn) || arg_text(argv[1], &cons, &cn)) {
+    sqlite3_result_error_nomem(ctx);
+    return 1;
+  }
+  if (memo_hit(&c->last, resp, rn, cons, cn)) return 0;
+  c->last.valid = 0;
+  if (ifs_evaluate(c->ev, resp, rn, cons, cn, &c->res) != IFS_OK ||
+      memo_store(&c->last, resp, rn, cons, cn) != IFS_OK) {
+    c->last.valid = 0;
     sqlite3_result_error_nomem(ctx);
     return 1;
   }
@@ -83,6 +138,15 @@ static int evaluate_args(sqlite3_context *ctx, sqlite3_value **argv) {
 
 static void result_bytes(sqlite3_context *ctx, const char *p, size_t n) {
   sqlite3_result_text64(ctx, p ? p : "", n, SQLITE_TRANSIENT, SQLITE_UTF8);
+}
+
+/* Returns internal UTF-8 as the bytes Python would write (escaped input
+** bytes back to themselves); scratch holds the copy when one is needed. */
+static void result_internal(sqlite3_context *ctx, const char *p, size_t n, ifs_buf *scratch) {
+  if (!p || !ifs_has_escaped_bytes(p, n)) { result_bytes(ctx, p, n); return; }
+  ifs_buf_clear(scratch);
+  if (ifs_to_external(p, n, scratch)) { sqlite3_result_error_nomem(ctx); return; }
+  result_bytes(ctx, scratch->p, scratch->len);
 }
 
 static void fn_score(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
@@ -97,7 +161,73 @@ static void fn_reason(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc;
   if (evaluate_args(ctx, argv)) return;
   ifs_conn *c = sqlite3_user_data(ctx);
-  result_bytes(ctx, c->res.reason.p, c->res.reason.len);
+  result_internal(ctx, c->res.reason.p, c->res.reason.len, &c->out);
+}
+
+/* if_pass(response, constraints [, threshold]): 1 / 0 / NULL. */
+static void fn_pass(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  double threshold = 0.5;
+  if (argc == 3) {
+    int t = sqlite3_value_numeric_type(argv[2]);
+    if (t != SQLITE_INTEGER && t != SQLITE_FLOAT) {
+      sqlite3_result_error(ctx, "if_pass: threshold must be a number", -1);
+      return;
+    }
+    threshold = sqlite3_value_double(argv[2]);
+  }
+  if (evaluate_args(ctx, argv)) return;
+  ifs_conn *c = sqlite3_user_data(ctx);
+  if (c->res.verdict == IFS_SCORED) sqlite3_result_int(ctx, c->res.score >= threshold);
+  else sqlite3_result_null(ctx);
+}
+
+/* Appends internal text as a JSON string literal; surrogates (Python's
+** lone surrogates, escaped input bytes among them) become \uXXXX escapes,
+** so the object is valid JSON and parses back to the reference's string. */
+static int append_json_string(ifs_buf *out, const char *s, size_t n) {
+  static const char hex[] = "0123456789abcdef";
+  ifs_buf_append_char(out, '"');
+  size_t i = 0;
+  while (i < n) {
+    size_t at = i;
+    uint32_t cp = ifs_decode(s, n, &i);
+    if (cp == '"' || cp == '\\') {
+      char esc[2] = {'\\', (char)cp};
+      ifs_buf_append(out, esc, 2);
+    } else if (cp < 0x20 || (cp >= 0xD800 && cp <= 0xDFFF)) {
+      char esc[6] = {'\\', 'u', hex[cp >> 12], hex[(cp >> 8) & 15],
+                     hex[(cp >> 4) & 15], hex[cp & 15]};
+      ifs_buf_append(out, esc, 6);
+    } else {
+      ifs_buf_append(out, s + at, i - at);
+    }
+  }
+  return ifs_buf_append_char(out, '"');
+}
+
+/* if_eval: the reference's return value as a JSON object. */
+static void fn_eval(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  if (evaluate_args(ctx, argv)) return;
+  ifs_conn *c = sqlite3_user_data(ctx);
+  ifs_buf *out = &c->out;
+  ifs_buf_clear(out);
+  ifs_buf_append_char(out, '{');
+  if (c->res.verdict == IFS_SCORED) {
+    ifs_buf_append_str(out, "\"score\": ");
+    size_t at = out->len;
+    ifs_py_float_repr(c->res.score, out);
+    size_t n = out->len - at;
+    ifs_buf_append_str(out, ", \"instruction_following\": ");
+    ifs_buf_reserve(out, n);
+    if (!out->oom) ifs_buf_append(out, out->p + at, n);
+    ifs_buf_append_str(out, ", ");
+  }
+  ifs_buf_append_str(out, "\"reason\": ");
+  append_json_string(out, c->res.reason.p, c->res.reason.len);
+  if (ifs_buf_append_char(out, '}')) { sqlite3_result_error_nomem(ctx); return; }
+  result_bytes(ctx, out->p, out->len);
+  sqlite3_result_subtype(ctx, JSON_SUBTYPE);
 }
 
 static void fn_version(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
@@ -105,23 +235,27 @@ static void fn_version(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_result_text(ctx, IFSCORE_VERSION, -1, SQLITE_STATIC);
 }
 
+/* Reads the one text argument of a helper in internal form; 0 with *s NULL
+** for SQL NULL, 1 when an error was set. */
+static int helper_arg(sqlite3_context *ctx, sqlite3_value *v, const char **s, size_t *n) {
+  ifs_conn *c = sqlite3_user_data(ctx);
+  if (arg_internal(v, &c->in_a, s, n)) { sqlite3_result_error_nomem(ctx); return 1; }
+  return 0;
+}
+
 static void fn_words(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc;
-  ifs_conn *c = sqlite3_user_data(ctx);
   const char *s;
   size_t n;
-  if (arg_internal(argv[0], &c->in_a, &s, &n)) { sqlite3_result_error_nomem(ctx); return; }
-  if (!s) return;
+  if (helper_arg(ctx, argv[0], &s, &n) || !s) return;
   sqlite3_result_int64(ctx, (sqlite3_int64)ifs_count_words(s, n));
 }
 
 static void fn_chars(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc;
-  ifs_conn *c = sqlite3_user_data(ctx);
   const char *s;
   size_t n;
-  if (arg_internal(argv[0], &c->in_a, &s, &n)) { sqlite3_result_error_nomem(ctx); return; }
-  if (!s) return;
+  if (helper_arg(ctx, argv[0], &s, &n) || !s) return;
   sqlite3_result_int64(ctx, (sqlite3_int64)ifs_count_chars(s, n));
 }
 
@@ -130,8 +264,7 @@ static void fn_lower(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   ifs_conn *c = sqlite3_user_data(ctx);
   const char *s;
   size_t n;
-  if (arg_internal(argv[0], &c->in_a, &s, &n)) { sqlite3_result_error_nomem(ctx); return; }
-  if (!s) return;
+  if (helper_arg(ctx, argv[0], &s, &n) || !s) return;
   ifs_buf_clear(&c->in_b);
   ifs_buf_clear(&c->out);
   if (ifs_lower(s, n, &c->in_b) || ifs_to_external(c->in_b.p, c->in_b.len, &c->out)) {
@@ -143,11 +276,9 @@ static void fn_lower(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 
 static void fn_is_json(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc;
-  ifs_conn *c = sqlite3_user_data(ctx);
   const char *s;
   size_t n, a, b;
-  if (arg_internal(argv[0], &c->in_a, &s, &n)) { sqlite3_result_error_nomem(ctx); return; }
-  if (!s) return;
+  if (helper_arg(ctx, argv[0], &s, &n) || !s) return;
   ifs_strip_fences(s, n, &a, &b);
   int valid = ifs_json_valid(s + a, b - a);
   if (valid < 0) sqlite3_result_error_nomem(ctx);
@@ -172,21 +303,167 @@ static void fn_search(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   else if (m == IFS_REGEX_MATCH || m == IFS_REGEX_NOMATCH) sqlite3_result_int(ctx, m);
 }
 
+/* ---- if_checks: one row per check --------------------------------- */
+
+enum { COL_SEQ, COL_KIND, COL_LABEL, COL_OK, COL_RESPONSE, COL_CONSTRAINTS };
+
+typedef struct checks_vtab {
+  sqlite3_vtab base;
+  ifs_conn *conn;
+} checks_vtab;
+
+typedef struct checks_cursor {
+  sqlite3_vtab_cursor base;
+  ifs_result res;
+  size_t row;
+} checks_cursor;
+
+static int checks_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
+                          sqlite3_vtab **out, char **err) {
+  (void)argc; (void)argv; (void)err;
+  int rc = sqlite3_declare_vtab(db,
+      "CREATE TABLE x(seq INTEGER, kind TEXT, label TEXT, ok INTEGER,"
+      " response HIDDEN, constraints HIDDEN)");
+  if (rc != SQLITE_OK) return rc;
+  checks_vtab *v = sqlite3_malloc(sizeof *v);
+  if (!v) return SQLITE_NOMEM;
+  memset(v, 0, sizeof *v);
+  v->conn = aux;
+  sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
+  *out = &v->base;
+  return SQLITE_OK;
+}
+
+static int checks_disconnect(sqlite3_vtab *v) {
+  sqlite3_free(v);
+  return SQLITE_OK;
+}
+
+/* Both hidden columns must be bound by equality (the call's arguments);
+** idxNum bit 1 = response given, bit 2 = constraints given. */
+static int checks_best_index(sqlite3_vtab *v, sqlite3_index_info *info) {
+  (void)v;
+  int slot[2] = {-1, -1};
+  for (int i = 0; i < info->nConstraint; i++) {
+    const struct sqlite3_index_constraint *k = &info->aConstraint[i];
+    if (k->iColumn < COL_RESPONSE || k->op != SQLITE_INDEX_CONSTRAINT_EQ) continue;
+    if (!k->usable) return SQLITE_CONSTRAINT;
+    slot[k->iColumn - COL_RESPONSE] = i;
+  }
+  int argi = 0;
+  info->idxNum = 0;
+  for (int j = 0; j < 2; j++) {
+    if (slot[j] < 0) continue;
+    info->aConstraintUsage[slot[j]].argvIndex = ++argi;
+    info->aConstraintUsage[slot[j]].omit = 1;
+    info->idxNum |= 1 << j;
+  }
+  info->estimatedCost = info->idxNum == 3 ? 10.0 : 1e12;
+  info->estimatedRows = 8;
+  return SQLITE_OK;
+}
+
+static int checks_open(sqlite3_vtab *v, sqlite3_vtab_cursor **out) {
+  (void)v;
+  checks_cursor *cur = sqlite3_malloc(sizeof *cur);
+  if (!cur) return SQLITE_NOMEM;
+  memset(cur, 0, sizeof *cur);
+  ifs_result_init(&cur->res);
+  *out = &cur->base;
+  return SQLITE_OK;
+}
+
+static int checks_close(sqlite3_vtab_cursor *cur) {
+  checks_cursor *c = (checks_cursor *)cur;
+  ifs_result_free(&c->res);
+  sqlite3_free(c);
+  return SQLITE_OK;
+}
+
+static int checks_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
+                         int argc, sqlite3_value **argv) {
+  (void)idxStr; (void)argc;
+  checks_cursor *c = (checks_cursor *)cur;
+  ifs_conn *conn = ((checks_vtab *)cur->pVtab)->conn;
+  const char *resp = NULL, *cons = NULL;
+  size_t rn = 0, cn = 0;
+  int k = 0;
+  if ((idxNum & 1) && arg_text(argv[k++], &resp, &rn)) return SQLITE_NOMEM;
+  if ((idxNum & 2) && arg_text(argv[k++], &cons, &cn)) return SQLITE_NOMEM;
+  c->row = 0;
+  if (ifs_evaluate(conn->ev, resp, rn, cons, cn, &c->res) != IFS_OK) return SQLITE_NOMEM;
+  if (c->res.verdict != IFS_SCORED) c->res.total = 0;
+  return SQLITE_OK;
+}
+
+static int checks_next(sqlite3_vtab_cursor *cur) {
+  ((checks_cursor *)cur)->row++;
+  return SQLITE_OK;
+}
+
+static int checks_eof(sqlite3_vtab_cursor *cur) {
+  checks_cursor *c = (checks_cursor *)cur;
+  return c->row >= c->res.total;
+}
+
+static int checks_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col) {
+  checks_cursor *c = (checks_cursor *)cur;
+  const ifs_check *k = &c->res.checks[c->row];
+  switch (col) {
+    case COL_SEQ: sqlite3_result_int64(ctx, (sqlite3_int64)c->row); break;
+    case COL_KIND: sqlite3_result_text(ctx, ifs_kind_name(k->kind), -1, SQLITE_STATIC); break;
+    case COL_LABEL:
+      result_internal(ctx, c->res.labels.p + k->label_at, k->label_len,
+                      &((checks_vtab *)cur->pVtab)->conn->out);
+      break;
+    case COL_OK: sqlite3_result_int(ctx, k->ok != 0); break;
+    default: break;   /* hidden argument columns read as NULL */
+  }
+  return SQLITE_OK;
+}
+
+static int checks_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid) {
+  *rowid = (sqlite3_int64)((checks_cursor *)cur)->row;
+  return SQLITE_OK;
+}
+
+static const sqlite3_module checks_module = {
+  .iVersion = 0,
+  .xCreate = NULL,           /* eponymous only */
+  .xConnect = checks_connect,
+  .xBestIndex = checks_best_index,
+  .xDisconnect = checks_disconnect,
+  .xDestroy = checks_disconnect,
+  .xOpen = checks_open,
+  .xClose = checks_close,
+  .xFilter = checks_filter,
+  .xNext = checks_next,
+  .xEof = checks_eof,
+  .xColumn = checks_column,
+  .xRowid = checks_rowid,
+};
+
+/* ---- registration --------------------------------------------------- */
+
 typedef struct fn_def {
   const char *name;
   int nargs;
+  int extra_flags;
   void (*fn)(sqlite3_context *, int, sqlite3_value **);
 } fn_def;
 
 static const fn_def functions[] = {
-  {"if_score", 2, fn_score},
-  {"if_reason", 2, fn_reason},
-  {"if_version", 0, fn_version},
-  {"if_words", 1, fn_words},
-  {"if_chars", 1, fn_chars},
-  {"if_lower", 1, fn_lower},
-  {"if_is_json", 1, fn_is_json},
-  {"if_search", 2, fn_search},
+  {"if_score", 2, 0, fn_score},
+  {"if_reason", 2, 0, fn_reason},
+  {"if_pass", 2, 0, fn_pass},
+  {"if_pass", 3, 0, fn_pass},
+  {"if_eval", 2, SQLITE_RESULT_SUBTYPE, fn_eval},
+  {"if_version", 0, 0, fn_version},
+  {"if_words", 1, 0, fn_words},
+  {"if_chars", 1, 0, fn_chars},
+  {"if_lower", 1, 0, fn_lower},
+  {"if_is_json", 1, 0, fn_is_json},
+  {"if_search", 2, 0, fn_search},
 };
 
 #ifdef _WIN32
@@ -206,10 +483,14 @@ int sqlite3_ifscore_init(sqlite3 *db, char **pzErrMsg,
   const int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
   int rc = SQLITE_OK;
   for (size_t i = 0; i < sizeof functions / sizeof functions[0] && rc == SQLITE_OK; i++) {
+    const fn_def *f = &functions[i];
+    c->refs++;   /* on failure SQLite calls conn_release itself */
+    rc = sqlite3_create_function_v2(db, f->name, f->nargs, flags | f->extra_flags,
+                                    c, f->fn, NULL, NULL, conn_release);
+  }
+  if (rc == SQLITE_OK) {
     c->refs++;
-    rc = sqlite3_create_function_v2(db, functions[i].name, functions[i].nargs, flags,
-                                    c, functions[i].fn, NULL, NULL, conn_release);
-    /* On failure SQLite has already called conn_release for this one. */
+    rc = sqlite3_create_module_v2(db, "if_checks", &checks_module, c, conn_release);
   }
   conn_release(c);
   return rc;

@@ -1,0 +1,33 @@
+#!/bin/sh
+# demo/run.sh — `make demo`: rebuilds build/demo.db from demo/cases.sql and prints
+# the scored tables of demo/demo.sql. Usage: sh demo/run.sh [sqlite3-binary]
+set -e
+SQLITE=${1:-sqlite3}
+cd "$(dirname "$0")/.."
+
+if [ ! -f build/ifscore.so ]; then
+  echo "demo: build/ifscore.so is missing; run 'make' first" >&2
+  exit 1
+fi
+
+# Box tables need sqlite3 >= 3.33, wrapping long reasons >= 3.38; older CLIs
+# fall back to plain columns.
+version=$("$SQLITE" -version)
+version=${version%% *}
+major=${version%%.*}
+minor=${version#*.}
+minor=${minor%%.*}
+if [ "$major" -gt 3 ] || [ "$minor" -ge 38 ]; then
+  mode="box --wrap 76 --wordwrap on"
+elif [ "$minor" -ge 33 ]; then
+  mode="box"
+else
+  mode="column"
+fi
+
+rm -f build/demo.db
+"$SQLITE" -bail build/demo.db < demo/cases.sql
+echo "ifscore demo: $("$SQLITE" build/demo.db \
+  "SELECT count(*) || ' answers from ' || count(DISTINCT model) || ' models to '
+          || count(DISTINCT prompt_id) || ' prompts' FROM cases") (build/demo.db)"
+"$SQLITE" -bail -cmd ".mode $mode" build/demo.db < demo/demo.sql

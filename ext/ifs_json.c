@@ -1,0 +1,561 @@
+/*
+** ifs_json.c — a JSON reader with CPython 3.11 json.loads rules (see
+** ifs_json.h).
+**
+** One iterative state machine serves both entry points: ifs_json_valid()
+** only scans (nesting kept as a bit stack, no allocation below 4096
+** levels), ifs_json_parse() also builds values in the caller's arena,
+** keeping pending children on a heap stack until their container closes.
+** Nothing recurses, so nesting depth is limited by memory only.
+*/
+#include "ifs_json.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define INT_DIGIT_LIMIT 4300   /* CPython's default int_max_str_digits */
+#define SMALL_OBJECT 16        /* objects up to this many pairs dedupe in O(n^2) */
+#define FLOAT_KEEP_DIGITS 800  /* > 767 significant digits decide any rounding */
+
+/* ---- the nesting bit stack: bit 1 = object, 0 = array ---- */
+
+typedef struct kind_stack {
+  uint64_t local[64];
+  uint64_t *bits;
+  size_t cap_bits;
+  size_t depth;
+} kind_stack;
+
+static void kinds_init(kind_stack *k) {
+  k->bits = k->local;
+  k->cap_bits = sizeof k->local * 8;
+  k->depth = 0;
+}
+
+static void kinds_free(kind_stack *k) {
+  if (k->bits != k->local) ifs_free(k->bits);
+}
+
+static int kinds_push(kind_stack *k, int is_obj) {
+  if (k->depth == k->cap_bits) {
+    size_t words = k->cap_bits / 64;
+    if (words > SIZE_MAX / 16) return IFS_NOMEM;
+    uint64_t *nb;
+    if (k->bits == k->local) {
+      nb = ifs_malloc(words * 2 * sizeof *nb);
+      if (nb) memcpy(nb, k->local, sizeof k->local);
+    } else {
+      nb = ifs_realloc(k->bits, words * 2 * sizeof *nb);
+    }
+    if (!nb) return IFS_NOMEM;
+    k->bits = nb;
+    k->cap_bits *= 2;
+  }
+  uint64_t mask = (uint64_t)1 << (k->depth % 64);
+  if (is_obj) k->bits[k->depth / 64] |= mask;
+  else k->bits[k->depth / 64] &= ~mask;
+  k->depth++;
+  return IFS_OK;
+}
+
+static int kinds_top_is_obj(const kind_stack *k) {
+  size_t d = k->depth - 1;
+  return (int)((k->bits[d / 64] >> (d % 64)) & 1);
+}
+
+/* ---- the parser state ---- */
+
+typedef struct jparser {
+  const unsigned char *s;
+  size_t n, i;
+  ifs_arena *a;          /* NULL: validate only */
+  kind_stack kinds;
+  ifs_jval **vals;       /* finished values waiting for their container */
+  size_t nvals, capvals;
+  size_t *bases;         /* per open container: its first index in vals */
+  size_t nbases, capbases;
+  ifs_jval *lit[3];      /* shared null/false/true nodes of this parse */
+} jparser;
+
+static int grow(void **p, size_t *cap, size_t elem) {
+  size_t nc = *cap ? *cap * 2 : 64;
+  if (nc > SIZE_MAX / elem) return IFS_NOMEM;
+  void *np = ifs_realloc(*p, nc * elem);
+  if (!np) return IFS_NOMEM;
+  *p = np;
+  *cap = nc;
+  return IFS_OK;
+}
+
+static int push_val(jparser *p, ifs_jval *v) {
+  if (p->nvals == p->capvals &&
+      grow((void **)&p->vals, &p->capvals, sizeof *p->vals))
+    return IFS_NOMEM;
+  p->vals[p->nvals++] = v;
+  return IFS_OK;
+}
+
+static ifs_jval *new_node(jparser *p, ifs_jtype t) {
+  ifs_jval *v = ifs_arena_alloc(p->a, sizeof *v);
+  if (v) {
+    memset(v, 0, sizeof *v);
+    v->type = t;
+  }
+  return v;
+}
+
+/* ---- lexical scanning, shared by both modes ---- */
+
+static void skip_ws(jparser *p) {
+  while (p->i < p->n) {
+    unsigned char c = p->s[p->i];
+    if (c != ' ' && c != '\t' && c != '\n' && c != '\r') break;
+    p->i++;
+  }
+}
+
+static int hex_value(unsigned char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+/* Scans the string literal whose '"' is at s[i]: *end is just past the
+** closing quote, *has_esc tells whether any backslash occurs. */
+static int scan_string(const unsigned char *s, size_t n, size_t i,
+                       size_t *end, int *has_esc) {
+  i++;
+  for (;;) {
+    while (i < n && s[i] != '"' && s[i] != '\\' && s[i] >= 0x20) i++;
+    if (i >= n || s[i] < 0x20) return IFS_INVALID;
+    if (s[i] == '"') break;
+    *has_esc = 1;
+    if (++i >= n) return IFS_INVALID;
+    unsigned char c = s[i];
+    if (c == 'u') {
+      if (n - i <= 4) return IFS_INVALID;
+      for (int k = 1; k <= 4; k++)
+        if (hex_value(s[i + k]) < 0) return IFS_INVALID;
+      i += 5;
+    } else if (c == '"' || c == '\\' || c == '/' || c == 'b' || c == 'f' ||
+               c == 'n' || c == 'r' || c == 't') {
+      i++;
+    } else {
+      return IFS_INVALID;
+    }
+  }
+  *end = i + 1;
+  return IFS_OK;
+}
+
+static uint32_t hex4(const unsigned char *s) {
+  uint32_t v = 0;
+  for (int k = 0; k < 4; k++) v = v << 4 | (uint32_t)hex_value(s[k]);
+  return v;
+}
+
+/* Writes cp as (internal) UTF-8 at out, returns the byte count. */
+static size_t put_cp(unsigned char *out, uint32_t cp) {
+  if (cp < 0x80) { out[0] = (unsigned char)cp; return 1; }
+  if (cp < 0x800) {
+    out[0] = (unsigned char)(0xC0 | cp >> 6);
+    out[1] = (unsigned char)(0x80 | (cp & 0x3F));
+    return 2;
+  }
+  if (cp < 0x10000) {
+    out[0] = (unsigned char)(0xE0 | cp >> 12);
+    out[1] = (unsigned char)(0x80 | (cp >> 6 & 0x3F));
+    out[2] = (unsigned char)(0x80 | (cp & 0x3F));
+    return 3;
+  }
+  out[0] = (unsigned char)(0xF0 | cp >> 18);
+  out[1] = (unsigned char)(0x80 | (cp >> 12 & 0x3F));
+  out[2] = (unsigned char)(0x80 | (cp >> 6 & 0x3F));
+  out[3] = (unsigned char)(0x80 | (cp & 0x3F));
+  return 4;
+}
+
+/* Decodes the already validated body s[0..n) (between the quotes) into
+** out, which has room for n bytes: no escape grows the text.  A high
+** surrogate escape directly followed by a low one joins, as CPython does. */
+static size_t decode_string(const unsigned char *s, size_t n, unsigned char *out) {
+  size_t i = 0, o = 0;
+  while (i < n) {
+    if (s[i] != '\\') { out[o++] = s[i++]; continue; }
+    unsigned char c = s[i + 1];
+    i += 2;
+    switch (c) {
+      case 'b': out[o++] = '\b'; break;
+      case 'f': out[o++] = '\f'; break;
+      case 'n': out[o++] = '\n'; break;
+      case 'r': out[o++] = '\r'; break;
+      case 't': out[o++] = '\t'; break;
+      case 'u': {
+        uint32_t cp = hex4(s + i);
+        i += 4;
+        if (cp >= 0xD800 && cp <= 0xDBFF && n - i >= 6 && s[i] == '\\' &&
+            s[i + 1] == 'u') {
+          uint32_t lo = hex4(s + i + 2);
+          if (lo >= 0xDC00 && lo <= 0xDFFF) {
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+            i += 6;
+          }
+        }
+        o += put_cp(out + o, cp);
+        break;
+      }
+      default: out[o++] = c; break;   /* " \ / */
+    }
+  }
+  return o;
+}
+
+static int is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+
+/* Scans the number at s[i] ('-' or a digit) the way CPython's scanner
+** does; an integer literal of more than 4300 digits is invalid. */
+static int scan_number(const unsigned char *s, size_t n, size_t i,
+                       size_t *end, int *is_float) {
+  size_t digits_at = i + (s[i] == '-');
+  i = digits_at;
+  if (i >= n) return IFS_INVALID;
+  if (s[i] == '0') i++;
+  else if (s[i] >= '1' && s[i] <= '9') { while (i < n && is_digit(s[i])) i++; }
+  else return IFS_INVALID;
+  size_t int_digits = i - digits_at;
+  *is_float = 0;
+  if (i + 1 < n && s[i] == '.' && is_digit(s[i + 1])) {
+    i += 2;
+    while (i < n && is_digit(s[i])) i++;
+    *is_float = 1;
+  }
+  if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+    size_t j = i + 1;
+    if (j < n && (s[j] == '+' || s[j] == '-')) j++;
+    if (j < n && is_digit(s[j])) {
+      while (j < n && is_digit(s[j])) j++;
+      i = j;
+      *is_float = 1;
+    }
+  }
+  if (!*is_float && int_digits > INT_DIGIT_LIMIT) return IFS_INVALID;
+  *end = i;
+  return IFS_OK;
+}
+
+/* float(text) for a scanned float literal.  strtod gets a radix-free form
+** ("123e-2", locale independent) with at most FLOAT_KEEP_DIGITS significant
+** digits plus a sticky '1' standing for any nonzero digits dropped, which
+** keeps the rounding exact. */
+static double float_value(const unsigned char *s, size_t start, size_t end) {
+  char buf[FLOAT_KEEP_DIGITS + 48];
+  size_t o = 0, i = start, kept = 0, total = 0;
+  long long frac_digits = 0, exp10 = 0;
+  int sticky = 0, in_frac = 0;
+  if (s[i] == '-') buf[o++] = s[i++];
+  for (; i < end && s[i] != 'e' && s[i] != 'E'; i++) {
+    if (s[i] == '.') { in_frac = 1; continue; }
+    if (in_frac) frac_digits++;
+    if (total == 0 && s[i] == '0') continue;   /* leading zero */
+    total++;
+    if (kept < FLOAT_KEEP_DIGITS) { buf[o++] = (char)s[i]; kept++; }
+    else if (s[i] != '0') sticky = 1;
+  }
+  if (i < end) {
+    int neg = 0;
+    i++;
+    if (s[i] == '+' || s[i] == '-') neg = s[i++] == '-';
+    for (; i < end; i++)
+      if (exp10 < 100000000000000000LL) exp10 = exp10 * 10 + (s[i] - '0');
+    if (neg) exp10 = -exp10;
+  }
+  if (kept == 0) buf[o++] = '0';
+  exp10 += (long long)(total - kept) - frac_digits;
+  if (sticky) { buf[o++] = '1'; exp10--; }
+  /* the exponent (at most 20 characters) fits in the 48 spare bytes */
+  snprintf(buf + o, sizeof buf - o, "e%lld", exp10);
+  return strtod(buf, NULL);
+}
+
+static int match_word(jparser *p, const char *w) {
+  size_t len = strlen(w);
+  if (p->n - p->i < len || memcmp(p->s + p->i, w, len) != 0) return 0;
+  p->i += len;
+  return 1;
+}
+
+/* ---- building values (parse mode only) ---- */
+
+static int emit_literal(jparser *p, ifs_jtype t) {
+  if (!p->a) return IFS_OK;
+  if (!p->lit[t] && !(p->lit[t] = new_node(p, t))) return IFS_NOMEM;
+  return push_val(p, p->lit[t]);
+}
+
+static int emit_float(jparser *p, double d) {
+  if (!p->a) return IFS_OK;
+  ifs_jval *v = new_node(p, IFS_JFLOAT);
+  if (!v) return IFS_NOMEM;
+  v->num = d;
+  return push_val(p, v);
+}
+
+static int emit_string(jparser *p, size_t start, size_t end, int has_esc) {
+  if (!p->a) return IFS_OK;
+  ifs_jval *v = new_node(p, IFS_JSTR);
+  if (!v) return IFS_NOMEM;
+  const unsigned char *body = p->s + start + 1;
+  size_t blen = end - start - 2;
+  if (!has_esc) {
+    v->str = (const char *)body;
+    v->len = blen;
+  } else {
+    unsigned char *out = ifs_arena_alloc(p->a, blen);
+    if (!out) return IFS_NOMEM;
+    v->str = (const char *)out;
+    v->len = decode_string(body, blen, out);
+  }
+  return push_val(p, v);
+}
+
+static int key_cmp(const ifs_jval *x, const ifs_jval *y) {
+  size_t m = x->len < y->len ? x->len : y->len;
+  int c = m ? memcmp(x->str, y->str, m) : 0;
+  if (c) return c;
+  return (x->len > y->len) - (x->len < y->len);
+}
+
+static int key_eq(const ifs_jval *x, const ifs_jval *y) {
+  return x->len == y->len && (x->len == 0 || memcmp(x->str, y->str, x->len) == 0);
+}
+
+/* Stable bottom-up merge sort of pair indices by key (guaranteed
+** O(m log m) whatever the keys, unlike a hash table under collisions). */
+static void sort_pairs(ifs_jval **kv, size_t *idx, size_t *tmp, size_t m) {
+  for (size_t w = 1; w < m; w *= 2) {
+    for (size_t lo = 0; lo < m; lo += 2 * w) {
+      size_t mid = lo + w < m ? lo + w : m;
+      size_t hi = lo + 2 * w < m ? lo + 2 * w : m;
+      size_t a = lo, b = mid, o = lo;
+      while (a < mid && b < hi)
+        tmp[o++] = key_cmp(kv[2 * idx[b]], kv[2 * idx[a]]) < 0 ? idx[b++] : idx[a++];
+      while (a < mid) tmp[o++] = idx[a++];
+      while (b < hi) tmp[o++] = idx[b++];
+    }
+    memcpy(idx, tmp, m * sizeof *idx);
+  }
+}
+
+/* Fills obj from m key/value pairs kv[0..2m): each key once, where it first
+** occurs, with the value of its last occurrence (what dict() does). */
+static int fill_object(ifs_jval *obj, ifs_jval **kv, size_t m) {
+  size_t count = 0;
+  if (m <= SMALL_OBJECT) {
+    for (size_t k = 0; k < m; k++) {
+      size_t j = 0;
+      while (j < count && !key_eq(obj->keys[j], kv[2 * k])) j++;
+      if (j == count) obj->keys[count++] = kv[2 * k];
+      obj->items[j] = kv[2 * k + 1];
+    }
+    obj->count = count;
+    return IFS_OK;
+  }
+  size_t *idx = ifs_malloc(2 * m * sizeof *idx);
+  if (!idx) return IFS_NOMEM;
+  size_t *tmp = idx + m;
+  for (size_t k = 0; k < m; k++) idx[k] = k;
+  sort_pairs(kv, idx, tmp, m);
+  /* tmp[k] becomes the pair whose value key k keeps, or SIZE_MAX */
+  for (size_t k = 0; k < m; k++) tmp[k] = SIZE_MAX;
+  for (size_t g = 0; g < m;) {
+    size_t h = g + 1;
+    while (h < m && key_eq(kv[2 * idx[g]], kv[2 * idx[h]])) h++;
+    tmp[idx[g]] = idx[h - 1];    /* stable: first and last occurrence */
+    g = h;
+  }
+  for (size_t k = 0; k < m; k++) {
+    if (tmp[k] == SIZE_MAX) continue;
+    obj->keys[count] = kv[2 * k];
+    obj->items[count++] = kv[2 * tmp[k] + 1];
+  }
+  obj->count = count;
+  ifs_free(idx);
+  return IFS_OK;
+}
+
+static int open_container(jparser *p, int is_obj) {
+  if (kinds_push(&p->kinds, is_obj)) return IFS_NOMEM;
+  if (!p->a) return IFS_OK;
+  if (p->nbases == p->capbases &&
+      grow((void **)&p->bases, &p->capbases, sizeof *p->bases))
+    return IFS_NOMEM;
+  p->bases[p->nbases++] = p->nvals;
+  return IFS_OK;
+}
+
+static int close_container(jparser *p) {
+  int is_obj = kinds_top_is_obj(&p->kinds);
+  p->kinds.depth--;
+  if (!p->a) return IFS_OK;
+  size_t base = p->bases[--p->nbases];
+  size_t cnt = p->nvals - base;
+  ifs_jval *v = new_node(p, is_obj ? IFS_JOBJ : IFS_JARR);
+  if (!v) return IFS_NOMEM;
+  ifs_jval **kids = p->vals + base;
+  if (!is_obj) {
+    if (cnt) {
+      v->items = ifs_arena_alloc(p->a, cnt * sizeof *v->items);
+      if (!v->items) return IFS_NOMEM;
+      memcpy(v->items, kids, cnt * sizeof *v->items);
+    }
+    v->count = cnt;
+  } else if (cnt) {
+    size_t m = cnt / 2;
+    v->keys = ifs_arena_alloc(p->a, m * sizeof *v->keys);
+    v->items = ifs_arena_alloc(p->a, m * sizeof *v->items);
+    if (!v->keys || !v->items) return IFS_NOMEM;
+    if (fill_object(v, kids, m)) return IFS_NOMEM;
+  }
+  p->nvals = base;
+  return push_val(p, v);
+}
+
+/* ---- the state machine ---- */
+
+/* A scalar at s[i] (i < n), emitted. */
+static int read_scalar(jparser *p) {
+  const unsigned char *s = p->s;
+  size_t start = p->i, end;
+  unsigned char c = s[start];
+  int rc, flag = 0;
+  if (c == '"') {
+    if ((rc = scan_string(s, p->n, start, &end, &flag))) return rc;
+    p->i = end;
+    return emit_string(p, start, end, flag);
+  }
+  if (c == '-' || is_digit(c)) {
+    if (c == '-' && p->n - start > 1 && s[start + 1] == 'I') {
+      p->i++;
+      return match_word(p, "Infinity") ? emit_float(p, -HUGE_VAL) : IFS_INVALID;
+    }
+    if ((rc = scan_number(s, p->n, start, &end, &flag))) return rc;
+    p->i = end;
+    if (!p->a) return IFS_OK;
+    if (flag) return emit_float(p, float_value(s, start, end));
+    ifs_jval *v = new_node(p, IFS_JINT);
+    if (!v) return IFS_NOMEM;
+    v->str = (const char *)s + start;
+    v->len = end - start;
+    return push_val(p, v);
+  }
+  if (match_word(p, "null")) return emit_literal(p, IFS_JNULL);
+  if (match_word(p, "true")) return emit_literal(p, IFS_JTRUE);
+  if (match_word(p, "false")) return emit_literal(p, IFS_JFALSE);
+  if (match_word(p, "NaN")) return emit_float(p, NAN);
+  if (match_word(p, "Infinity")) return emit_float(p, HUGE_VAL);
+  return IFS_INVALID;
+}
+
+/* An object key and its ':' (leading whitespace already skipped). */
+static int read_key(jparser *p) {
+  if (p->i >= p->n || p->s[p->i] != '"') return IFS_INVALID;
+  int rc = read_scalar(p);
+  if (rc) return rc;
+  skip_ws(p);
+  if (p->i >= p->n || p->s[p->i] != ':') return IFS_INVALID;
+  p->i++;
+  return IFS_OK;
+}
+
+/* After a value: closes containers, consumes ',' and keys.  *want_value is
+** set when another value must follow, cleared at the end of the input. */
+static int after_value(jparser *p, int *want_value) {
+  for (;;) {
+    skip_ws(p);
+    if (p->kinds.depth == 0) {
+      *want_value = 0;
+      return p->i == p->n ? IFS_OK : IFS_INVALID;
+    }
+    if (p->i >= p->n) return IFS_INVALID;
+    unsigned char c = p->s[p->i++];
+    int is_obj = kinds_top_is_obj(&p->kinds);
+    if (c == ',') {
+      *want_value = 1;
+      if (!is_obj) return IFS_OK;
+      skip_ws(p);
+      return read_key(p);
+    }
+    if (c != (is_obj ? '}' : ']')) return IFS_INVALID;
+    int rc = close_container(p);
+    if (rc) return rc;
+  }
+}
+
+static int run(jparser *p) {
+  int want_value = 1, rc;
+  while (want_value) {
+    skip_ws(p);
+    if (p->i >= p->n) return IFS_INVALID;
+    unsigned char c = p->s[p->i];
+    if (c == '[' || c == '{') {
+      int is_obj = c == '{';
+      p->i++;
+      if ((rc = open_container(p, is_obj))) return rc;
+      skip_ws(p);
+      if (p->i < p->n && p->s[p->i] == (is_obj ? '}' : ']')) {
+        p->i++;
+        if ((rc = close_container(p))) return rc;
+      } else {
+        if (is_obj && (rc = read_key(p))) return rc;
+        continue;
+      }
+    } else if ((rc = read_scalar(p))) {
+      return rc;
+    }
+    if ((rc = after_value(p, &want_value))) return rc;
+  }
+  return IFS_OK;
+}
+
+static void parser_init(jparser *p, const char *s, size_t n, ifs_arena *a) {
+  memset(p, 0, sizeof *p);
+  p->s = (const unsigned char *)s;
+  p->n = n;
+  p->a = a;
+  kinds_init(&p->kinds);
+}
+
+static void parser_free(jparser *p) {
+  kinds_free(&p->kinds);
+  ifs_free(p->vals);
+  ifs_free(p->bases);
+}
+
+int ifs_json_parse(const char *s, size_t n, ifs_arena *a, ifs_jval **out) {
+  jparser p;
+  parser_init(&p, s, n, a);
+  int rc = run(&p);
+  if (rc == IFS_OK) *out = p.vals[0];
+  parser_free(&p);
+  return rc;
+}
+
+int ifs_json_valid(const char *s, size_t n) {
+  jparser p;
+  parser_init(&p, s, n, NULL);
+  int rc = run(&p);
+  parser_free(&p);
+  return rc == IFS_OK ? 1 : rc == IFS_NOMEM ? -1 : 0;
+}
+
+const ifs_jval *ifs_json_get(const ifs_jval *obj, const char *key, size_t len) {
+  if (!obj || obj->type != IFS_JOBJ) return NULL;
+  for (size_t k = 0; k < obj->count; k++) {
+    const ifs_jval *kv = obj->keys[k];
+    if (kv->len == len && (len == 0 || memcmp(kv->str, key, len) == 0))
+      return obj->items[k];
+  }
+  return NULL;
+}

@@ -1,0 +1,223 @@
+-- sql/import.sql — loads an eval runner's eval_results.json, and the dataset it ran
+-- on, into the tables of sql/schema.sql. A script for the sqlite3 CLI (>= 3.38):
+-- it reads the files with the CLI's readfile() and parses them with JSON1.
+--
+-- The two paths are CLI parameters, set with .parameter before the script runs:
+--
+--   sqlite3 runs.db < sql/schema.sql
+--   sqlite3 -cmd ".parameter set :results output/eval_results.json" \
+--           -cmd ".parameter set :dataset datasets/if_cases.jsonl" \
+--           runs.db < sql/import.sql
+--
+--   :results  eval_results.json: one run object, or a JSON array of run objects.
+--   :dataset  optional: the dataset, a JSON array of case objects or a JSONL file
+--             (one case object per line, blank lines allowed), each with "id" and
+--             "constraints". Leave it unset when the cases carry their own
+--             "constraints" (or "metadata": {"constraints": ...}).
+--
+-- A path the CLI could read as an SQL literal (a number such as 2024.json is fine,
+-- but 1e5 or null are not) must be quoted inside the argument:
+--   -cmd ".parameter set :results \"'1e5'\""
+-- Paths are relative to the CLI's working directory.
+--
+-- What goes where:
+--   runs   run_id, completed_at, agent_endpoint, pipeline, total_cases, summary
+--          (verbatim JSON), model = the file's "model" if present, else the endpoint.
+--   cases  one row per element of cases[], ord = its 0-based position. score,
+--          passed and reason are copied twice: into score/passed/reason (which
+--          sql/regrade.sql rewrites) and runner_score/runner_passed/runner_reason
+--          (which it keeps). The keys "score" / "reason" are read, or the
+--          runner's older names "quality_score" / "judge_reason" when absent; a
+--          score that is not a JSON number (or boolean, which Python counts as
+--          one) is NULL, i.e. inconclusive, as in the runner's summary.
+--          constraints: the dataset case with the same id (the last one when the
+--          id repeats, as the runner does), else the case's own constraints, as
+--          JSON text; SQL NULL for none or JSON null (both score as "no
+--          constraints specified").
+--          input, expected_behavior: the case's, else the dataset case's.
+--          benchmark: the case's "benchmark", else the dataset case's, else the
+--          run's, else the pipeline file name without directory and .yaml/.yml
+--          (instruction_following.yaml -> instruction_following).
+--
+-- Idempotent: importing a file again gives the same database (rows are upserted
+-- on their keys, so even rowids stay put), and resets the cases of its runs to
+-- what the file says: score/passed/reason lose any regrade. Cases beyond the
+-- file's cases[] (from an earlier, longer version of the run) are deleted.
+-- Everything happens in one transaction; on any error (.bail) nothing changes.
+
+.bail on
+PRAGMA foreign_keys = ON;
+BEGIN;
+
+-- ---- the files -----------------------------------------------------------
+
+DROP TABLE IF EXISTS temp.import_file;
+CREATE TEMP TABLE import_file (
+  kind TEXT PRIMARY KEY,
+  path TEXT,
+  body TEXT,
+  CONSTRAINT "import: set :results to a readable eval_results.json"
+    CHECK (kind <> 'results' OR body IS NOT NULL),
+  CONSTRAINT "import: the :results file is not valid JSON"
+    CHECK (kind <> 'results' OR json_valid(body)),
+  CONSTRAINT "import: cannot read the :dataset file"
+    CHECK (kind <> 'dataset' OR path IS NULL OR body IS NOT NULL)
+);
+INSERT INTO import_file VALUES ('results', :results, CAST(readfile(:results) AS TEXT));
+INSERT INTO import_file
+  SELECT 'dataset', :dataset, CAST(readfile(:dataset) AS TEXT) WHERE :dataset IS NOT NULL;
+
+-- ---- the dataset: ord, id, the case object -------------------------------
+
+DROP TABLE IF EXISTS temp.import_dataset;
+CREATE TEMP TABLE import_dataset (
+  ord   INTEGER PRIMARY KEY,
+  id    TEXT CONSTRAINT "import: a dataset case has no id" NOT NULL,
+  value TEXT
+);
+-- A JSON array, a single object, or JSONL: each line L becomes [L], the lines
+-- an array of those ([[L1],[L2],[]] for a blank third line); a raw newline
+-- cannot occur inside a JSON value, so no line is split.
+INSERT INTO import_dataset (ord, id, value)
+  WITH src AS (SELECT body FROM import_file WHERE kind = 'dataset'),
+  item (ord, value) AS (
+    SELECT e.key, e.value
+    FROM src, json_each(src.body) AS e
+    WHERE json_valid(src.body) AND json_type(src.body) = 'array'
+    UNION ALL
+    SELECT 0, src.body FROM src
+    WHERE json_valid(src.body) AND json_type(src.body) = 'object'
+    UNION ALL
+    SELECT e.key, e.value -> '$[0]'
+    FROM src, json_each('[[' || replace(src.body, char(10), '],[') || ']]') AS e
+    WHERE NOT (json_valid(src.body) AND json_type(src.body) IN ('array', 'object'))
+      AND json_array_length(e.value) > 0
+  )
+  SELECT ord, CAST(value ->> '$.id' AS TEXT), value FROM item;
+
+-- The case the runner would use for each id: the last one.
+DROP TABLE IF EXISTS temp.import_dataset_by_id;
+CREATE TEMP TABLE import_dataset_by_id (id TEXT PRIMARY KEY, value TEXT);
+INSERT INTO import_dataset_by_id
+  SELECT id, value FROM import_dataset AS d
+  WHERE ord = (SELECT max(ord) FROM import_dataset AS l WHERE l.id = d.id);
+
+-- ---- the runs ------------------------------------------------------------
+
+DROP TABLE IF EXISTS temp.import_run;
+CREATE TEMP TABLE import_run (
+  run_id TEXT PRIMARY KEY CONSTRAINT "import: a run has no run_id" NOT NULL,
+  value  TEXT,
+  benchmark TEXT          -- the fallback for its cases
+);
+INSERT INTO import_run
+  WITH doc AS (SELECT body FROM import_file WHERE kind = 'results'),
+  run (value) AS (
+    SELECT e.value FROM doc, json_each(doc.body) AS e WHERE json_type(doc.body) = 'array'
+    UNION ALL
+    SELECT doc.body FROM doc WHERE json_type(doc.body) <> 'array'
+  ),
+  named AS (
+    SELECT value, value ->> '$.pipeline' AS pipeline FROM run
+  ),
+  base AS (   -- the pipeline's file name: strip everything up to the last '/'
+    SELECT value, pipeline,
+           substr(pipeline, length(rtrim(pipeline, replace(pipeline, '/', ''))) + 1) AS file
+    FROM named
+  )
+  SELECT CAST(value ->> '$.run_id' AS TEXT), value,
+         coalesce(value ->> '$.benchmark',
+                  CASE WHEN file LIKE '%.yaml' THEN substr(file, 1, length(file) - 5)
+                       WHEN file LIKE '%.yml'  THEN substr(file, 1, length(file) - 4)
+                       ELSE file END)
+  FROM base;
+
+INSERT INTO runs (run_id, completed_at, agent_endpoint, model, pipeline, total_cases, summary)
+  SELECT run_id, value ->> '$.completed_at', value ->> '$.agent_endpoint',
+         coalesce(value ->> '$.model', value ->> '$.agent_endpoint'),
+         value ->> '$.pipeline', value ->> '$.total_cases', value -> '$.summary'
+  FROM import_run WHERE true
+  ON CONFLICT (run_id) DO UPDATE SET
+    completed_at   = excluded.completed_at,
+    agent_endpoint = excluded.agent_endpoint,
+    model          = excluded.model,
+    pipeline       = excluded.pipeline,
+    total_cases    = excluded.total_cases,
+    summary        = excluded.summary;
+
+-- ---- the cases -----------------------------------------------------------
+
+DROP TABLE IF EXISTS temp.import_case;
+CREATE TEMP TABLE import_case (
+  run_id TEXT NOT NULL,
+  ord    INTEGER NOT NULL,
+  id     TEXT CONSTRAINT "import: a case has no id" NOT NULL,
+  value  TEXT,
+  score_key TEXT,         -- '$.score', or '$.quality_score' when there is no score
+  reason_key TEXT,
+  PRIMARY KEY (run_id, ord)
+);
+INSERT INTO import_case
+  SELECT r.run_id, e.key, CAST(e.value ->> '$.id' AS TEXT), e.value,
+         CASE WHEN json_type(e.value, '$.score') IS NULL
+                   AND json_type(e.value, '$.quality_score') IS NOT NULL
+              THEN '$.quality_score' ELSE '$.score' END,
+         CASE WHEN json_type(e.value, '$.reason') IS NULL
+                   AND json_type(e.value, '$.judge_reason') IS NOT NULL
+              THEN '$.judge_reason' ELSE '$.reason' END
+  FROM import_run AS r, json_each(r.value, '$.cases') AS e;
+
+INSERT INTO cases (run_id, ord, id, benchmark, input, expected_behavior, agent_response,
+                   constraints, score, passed, reason,
+                   runner_score, runner_passed, runner_reason, source, notes)
+  SELECT run_id, ord, id, benchmark, input, expected_behavior, agent_response,
+         constraints, score, passed, reason, score, passed, reason, source, notes
+  FROM (
+    SELECT c.run_id, c.ord, c.id,
+           coalesce(c.value ->> '$.benchmark', d.value ->> '$.benchmark', r.benchmark)
+             AS benchmark,
+           coalesce(c.value ->> '$.input', d.value ->> '$.input') AS input,
+           coalesce(c.value ->> '$.expected_behavior', d.value ->> '$.expected_behavior')
+             AS expected_behavior,
+           c.value ->> '$.agent_response' AS agent_response,
+           nullif(coalesce(d.value -> '$.constraints', c.value -> '$.constraints',
+                           c.value -> '$.metadata.constraints'), 'null') AS constraints,
+           CASE WHEN json_type(c.value, c.score_key) IN ('integer', 'real', 'true', 'false')
+                THEN c.value ->> c.score_key END AS score,
+           CASE json_type(c.value, '$.passed') WHEN 'true' THEN 1 WHEN 'false' THEN 0 END
+             AS passed,
+           c.value ->> c.reason_key AS reason,
+           coalesce(c.value ->> '$.source', d.value ->> '$.source') AS source,
+           coalesce(c.value ->> '$.notes', d.value ->> '$.notes') AS notes
+    FROM import_case AS c
+    JOIN import_run AS r ON r.run_id = c.run_id
+    LEFT JOIN import_dataset_by_id AS d ON d.id = c.id
+  ) WHERE true
+  ON CONFLICT (run_id, ord) DO UPDATE SET
+    id                = excluded.id,
+    benchmark         = excluded.benchmark,
+    input             = excluded.input,
+    expected_behavior = excluded.expected_behavior,
+    agent_response    = excluded.agent_response,
+    constraints       = excluded.constraints,
+    score             = excluded.score,
+    passed            = excluded.passed,
+    reason            = excluded.reason,
+    runner_score      = excluded.runner_score,
+    runner_passed     = excluded.runner_passed,
+    runner_reason     = excluded.runner_reason,
+    source            = excluded.source,
+    notes             = excluded.notes;
+
+-- Cases a longer, earlier import of the same run left behind.
+DELETE FROM cases
+WHERE run_id IN (SELECT run_id FROM import_run)
+  AND ord >= (SELECT count(*) FROM import_case AS c WHERE c.run_id = cases.run_id);
+
+COMMIT;
+
+DROP TABLE temp.import_case;
+DROP TABLE temp.import_run;
+DROP TABLE temp.import_dataset_by_id;
+DROP TABLE temp.import_dataset;
+DROP TABLE temp.import_file;

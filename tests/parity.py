@@ -1,0 +1,253 @@
+"""parity.py — the extension against the Python oracle, case by case.
+
+    /usr/bin/python3 tests/parity.py [--seed N] [--count N] [--show N]
+
+Loads build/ifscore.so into an in-memory SQLite connection and, for every
+case, compares if_score (exact float, NULL <-> None) and if_reason (bytes)
+with tests/oracle.py, plus the helpers if_words, if_chars, if_lower,
+if_is_json and if_search on the same inputs.  Arguments go in as BLOBs or,
+for every other row, as TEXT with the same bytes (CAST), NULL for None.
+
+Groups: "generated" (tests/gen_cases.py, a new seed per run unless --seed),
+"twins" (consecutive near-identical rows, against a stale per-row memo) and
+"corpus" (every case of ../shared/data/ifeval_cases.jsonl when present).
+Closes with "N passed, M failed"; exit 1 on any mismatch.
+"""
+
+import argparse
+import json
+import os
+import random
+import sqlite3
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+
+import gen_cases  # noqa: E402
+import oracle     # noqa: E402
+
+FIELDS = ("score", "reason", "pass", "eval", "words", "chars", "lower",
+          "is_json", "search", "checks")
+
+# if_search patterns for rows whose constraints carry no string regex
+SEARCH_PATTERNS = [r"\s", r"\w+", r"^\S", r"\d\Z", r"(?i)i", r"[", r"\p{L}",
+                   r"\bthe\b", r"$", r"\A\s*\Z", "\u03c3", r"(?m)^$"]
+
+
+def search_pattern(case_index, cons):
+    """A pattern for if_search: the case's own string regex when it has
+    one, else one from a small fixed list."""
+    if cons is not None:
+        try:
+            c = oracle.json_loads(oracle.decode_in(cons))
+        except oracle.InvalidJSON:
+            c = None
+        if isinstance(c, dict) and isinstance(c.get("regex"), str):
+            return oracle.encode_out(c["regex"])
+    return SEARCH_PATTERNS[case_index % len(SEARCH_PATTERNS)].encode()
+
+
+def expected(resp, cons, pat):
+    score, reason, checks = oracle.result(resp, cons)
+    checks = [(k, kind.encode(), oracle.encode_out(label), ok)
+              for k, kind, label, ok in checks]
+    return (score, oracle.encode_out(reason), oracle.pass_of(score),
+            oracle.eval_of(score, reason), oracle.words(resp),
+            oracle.chars(resp), oracle.lower(resp), oracle.is_json(resp),
+            oracle.search(resp, pat), checks)
+
+
+# Every other row passes TEXT (same bytes) instead of BLOB.
+ARGS = """
+SELECT id,
+       CASE WHEN astext THEN CAST(r0 AS TEXT) ELSE r0 END AS r,
+       CASE WHEN astext THEN CAST(c0 AS TEXT) ELSE c0 END AS c,
+       CASE WHEN astext THEN CAST(p0 AS TEXT) ELSE p0 END AS p
+FROM cases
+"""
+
+QUERY = f"""
+SELECT id, if_score(r, c), if_reason(r, c), if_pass(r, c), if_eval(r, c),
+       if_words(r), if_chars(r), if_lower(r), if_is_json(r), if_search(r, p)
+FROM ({ARGS}) ORDER BY id
+"""
+
+CHECKS_QUERY = f"""
+SELECT a.id, k.seq, k.kind, k.label, k.ok
+FROM ({ARGS}) AS a, if_checks(a.r, a.c) AS k ORDER BY a.id, k.seq
+"""
+
+
+def read_eval(b):
+    """if_eval's text as a dict (json.loads), or the raw bytes if it is
+    not valid UTF-8 JSON."""
+    try:
+        return json.loads(b.decode("utf-8"))
+    except (ValueError, AttributeError):
+        return b
+
+
+def run_group(con, cases):
+    """Runs cases through the extension; returns (matched, mismatches)."""
+    con.execute("DROP TABLE IF EXISTS temp.cases")
+    con.execute("CREATE TEMP TABLE cases(id INTEGER PRIMARY KEY, r0 BLOB, "
+                "c0 BLOB, p0 BLOB, astext INTEGER)")
+    pats = [search_pattern(i, c) for i, (_, c) in enumerate(cases)]
+    con.executemany("INSERT INTO cases VALUES (?, ?, ?, ?, ?)",
+                    [(i, r, c, pats[i], i % 2)
+                     for i, (r, c) in enumerate(cases)])
+    rows = {}
+    for i, seq, kind, label, ok in con.execute(CHECKS_QUERY):
+        rows.setdefault(i, []).append((seq, kind, label, ok))
+    matched, bad = 0, []
+    for row in con.execute(QUERY):
+        i = row[0]
+        got = row[1:4] + (read_eval(row[4]),) + row[5:] + (rows.get(i, []),)
+        resp, cons = cases[i]
+        exp = expected(resp, cons, pats[i])
+        diff = [f for f, e, g in zip(FIELDS, exp, got)
+                if not same(e, g)]
+        if diff:
+            bad.append((i, resp, cons, pats[i], diff, exp, got))
+        else:
+            matched += 1
+    con.execute("DROP TABLE temp.cases")
+    return matched, bad
+
+
+def same(e, g):
+    if e is None or g is None:
+        return e is None and g is None
+    if isinstance(e, float):
+        return isinstance(g, float) and e == g
+    if isinstance(e, dict):      # if_eval: same keys in the same order
+        return isinstance(g, dict) and list(e) == list(g) and all(
+            same(e[k], g[k]) for k in e)
+    if isinstance(e, list):
+        return isinstance(g, list) and len(e) == len(g) and all(
+            same(x, y) for x, y in zip(e, g))
+    if isinstance(e, tuple):
+        return isinstance(g, tuple) and len(e) == len(g) and all(
+            same(x, y) for x, y in zip(e, g))
+    return type(e) is type(g) and e == g
+
+
+def twins(rng, cases, n):
+    """Pairs of consecutive rows that differ a little (one byte, NULL vs
+    empty, key order), so that a cache keyed wrongly shows."""
+    out = []
+    for resp, cons in rng.sample(cases, min(n, len(cases))):
+        out.append((resp, cons))
+        r = rng.randrange(5)
+        if r == 0 and resp:
+            k = rng.randrange(len(resp))
+            out.append((resp[:k] + bytes([resp[k] ^ 0x20]) + resp[k + 1:],
+                        cons))
+        elif r == 1:
+            out.append((None if resp else b"", cons))
+        elif r == 2:
+            out.append((resp, None if cons else b""))
+        elif r == 3 and cons:
+            out.append((resp, cons + b" "))
+            out.append((resp, cons))
+        else:
+            out.append((resp, b'{"max_words": 3}'))
+    return out
+
+
+def corpus_cases(path):
+    cases = []
+    with open(path, encoding="utf-8", errors="surrogatepass") as f:
+        for line in f:
+            if not line.strip():
+                continue
+            row = json.loads(line)
+            resp = row.get("response")
+            cons = row.get("constraints")
+            cases.append((None if resp is None else gen_cases.to_bytes(resp),
+                          None if cons is None else gen_cases.to_bytes(
+                              json.dumps(cons, ensure_ascii=False))))
+    return cases
+
+
+def short(b, limit=300):
+    if b is None:
+        return "None"
+    s = repr(b)
+    return s if len(s) <= limit else s[:limit] + f"...<{len(b)} bytes>"
+
+
+def report(group, bad, show):
+    for i, resp, cons, pat, diff, exp, got in bad[:show]:
+        print(f"--- {group} case {i}: differs in {', '.join(diff)}")
+        print(f"    response    = {short(resp)}")
+        print(f"    constraints = {short(cons)}")
+        if "search" in diff:
+            print(f"    pattern     = {short(pat)}")
+        for f in diff:
+            k = FIELDS.index(f)
+            print(f"    {f}: expected {short(exp[k], 600)}")
+            print(f"    {' ' * len(f)}  got      {short(got[k], 600)}")
+
+
+def connect(lib):
+    if not os.path.exists(lib + ".so"):
+        sys.exit(f"parity: {lib}.so is missing; run make first")
+    con = sqlite3.connect(":memory:")
+    con.enable_load_extension(True)
+    con.load_extension(lib)
+    con.enable_load_extension(False)
+    con.text_factory = bytes
+    return con
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--count", type=int, default=25000)
+    ap.add_argument("--show", type=int, default=10)
+    ap.add_argument("--corpus", default=gen_cases.SHARED_CORPUS)
+    ap.add_argument("--lib", default=os.path.join(ROOT, "build", "ifscore"),
+                    help="the extension, without .so (default build/ifscore)")
+    args = ap.parse_args()
+    seed = args.seed if args.seed is not None else time.time_ns() % 10 ** 9
+    print(f"parity: seed {seed} (rerun: python3 tests/parity.py --seed {seed}"
+          f" --count {args.count})")
+    t0 = time.time()
+    con = connect(args.lib)
+    corpus = gen_cases.load_corpus(args.corpus)
+    rng = random.Random(seed)
+    generated = gen_cases.generate(rng, args.count, corpus or False)
+    groups = [("generated", generated), ("twins", twins(rng, generated, 2000))]
+    if corpus:
+        groups.append(("corpus", corpus_cases(args.corpus)))
+    else:
+        print(f"corpus: {os.path.normpath(args.corpus)} absent, skipped")
+    passed = failed = 0
+    shown = 0
+    for name, cases in groups:
+        matched, bad = run_group(con, cases)
+        print(f"{name}: {matched}/{len(cases)} matched")
+        if bad:
+            fields = {}
+            for b in bad:
+                for f in b[4]:
+                    fields[f] = fields.get(f, 0) + 1
+            print("  differing: " + ", ".join(f"{f} {n}" for f, n in
+                                              sorted(fields.items())))
+        if bad and shown < args.show:
+            report(name, bad, args.show - shown)
+            shown += min(len(bad), args.show - shown)
+        passed += matched
+        failed += len(bad)
+    con.close()
+    print(f"time: {time.time() - t0:.1f}s")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,396 @@
+"""regex_diff.py — differential test of the regex dialect against Python.
+
+    /usr/bin/python3 tests/regex_diff.py [COUNT] [--seed N] [--show N]
+
+Grows COUNT random patterns (default 50000) from both dialects' grammars —
+Python's re (valid and broken on purpose) and PCRE2/Perl constructs that
+Python rejects — runs each on random subjects full of traps (Unicode
+digits, the whitespace where the dialects differ, line ends, case pairs,
+surrogates and invalid bytes), and compares build/ifscore.so with
+CPython's re.search: through if_reason(response, '{"regex": pattern}'),
+valid/invalid and match/no-match must agree.  The seed comes from the
+clock unless given and is printed first.  Exit 1 on any disagreement.
+
+A pattern on which Python takes longer than a few seconds is skipped
+(its search would exceed the extension's match budget anyway); an
+extension answer "match limit exceeded" is reported separately and only
+counts as a disagreement when Python answered quickly.
+"""
+
+import json
+import os
+import random
+import re
+import signal
+import sqlite3
+import sys
+import time
+import warnings
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+warnings.simplefilter("ignore")
+
+# Characters on which the dialects disagree, or that sre folds specially.
+TRAPS = (
+    "\u0661\u0669\uff15\U0001D7D8\u0e53\u00b2\u2155"   # digits, non-decimal numbers
+    "\x1c\x1d\x1e\x1f\x85\xa0\u200b\u2028\u2029\u3000\u180e\u1680\t\x0b\x0c\r"
+    "\u017f\u212a\u00df\u1e9e\u0130\u0131\u00b5\u03bc\u039c\u03a3\u03c3\u03c2"
+    "\u01c4\u01c5\u01c6\ufb05\ufb06\u0345\u03b9\u1fbe\u0390\u1fd3\u1c80\u0432"
+    "\U00010400\U00010428\u0149\u02bc\u2126\u03c9\u00c5\u212b\u00e5"
+    "\u00e9\u00c9\u00ff\u0178\u1e60\u1e61\u1e9b\u0434\u1c81"
+    "_\u00aa\u00ba\u02b0\u0300\u0903\u2160\u2170\u24b6\u24d0"
+)
+PLAIN = "aAbBcCsSkKiIxyz019 _-.\n"
+SPECIAL = ".^$*+?{}[]()|\\-,:=!<>#PpdwsbBAZz"
+
+ASCII_ESC = "abfnrtvdDsSwWbBAZ"
+BAD_ESC = "cCeEgGhHiIjJkKlLmoOpPqQRTXyYz"
+
+
+class Gen:
+    def __init__(self, rnd):
+        self.r = rnd
+        self.groups = 0
+        self.names = []
+
+    def ch(self):
+        r = self.r.random()
+        if r < 0.45:
+            return self.r.choice(PLAIN)
+        if r < 0.85:
+            return self.r.choice(TRAPS)
+        if r < 0.9:
+            return chr(self.r.choice([0xD800, 0xDBFF, 0xDC80, 0xDCFF, 0xDFFF, 0xD7FF, 0xE000, 0x10FFFF]))
+        return chr(self.r.randrange(0x20, 0x3000))
+
+    def lit(self):
+        c = self.ch()
+        if c in ".^$*+?{}[]()|\\" or (c in " #" and self.r.random() < 0.5):
+            return "\\" + c
+        return c
+
+    def escape(self):
+        r = self.r.random()
+        if r < 0.35:
+            return "\\" + self.r.choice(ASCII_ESC)
+        if r < 0.45:
+            return "\\x%02x" % self.r.choice([0x41, 0x61, 0x0a, 0x7f, 0xb5, 0xdf, 0xff, 0x1c])
+        if r < 0.55:
+            return "\\u%04x" % self.r.choice([0x017f, 0x212a, 0x0130, 0x0131, 0x03a3, 0xd800, 0xdc80, 0x2028, 0x00e9])
+        if r < 0.6:
+            return "\\U%08x" % self.r.choice([0x10400, 0x10428, 0x1d7d8, 0x41, 0x110000, 0x10ffff])
+        if r < 0.7:
+            return "\\" + self.r.choice(["0", "00", "07", "012", "101", "141", "377", "400", "8", "9", "1", "2", "10", "11", "19", "01", "08"])
+        if r < 0.8:
+            return "\\" + self.r.choice(BAD_ESC)
+        if r < 0.85:
+            return self.r.choice(["\\N{EM DASH}", "\\N{LATIN SMALL LETTER A}", "\\N{NOPE}", "\\N", "\\N{}", "\\x4", "\\u12", "\\U0001"])
+        return "\\" + self.r.choice("-.]^&~ #/'\"\u00e9\u017f")
+
+    def cls(self):
+        parts = ["["]
+        if self.r.random() < 0.3:
+            parts.append("^")
+        if self.r.random() < 0.15:
+            parts.append("]")
+        for _ in range(self.r.randint(0 if len(parts) > 1 else 1, 4)):
+            r = self.r.random()
+            if r < 0.35:
+                c = self.ch()
+                parts.append("\\" + c if c in "\\]" else c)
+            elif r < 0.55:
+                a, b = sorted([self.ch(), self.ch()])
+                if self.r.random() < 0.1:
+                    a, b = b, a
+                a = "\\" + a if a in "\\]^-[" else a
+                b = "\\" + b if b in "\\]^-[" else b
+                parts.append(a + "-" + b)
+            elif r < 0.75:
+                parts.append("\\" + self.r.choice("dDwWsSbntx" if self.r.random() < 0.9 else "ABZpP8"))
+                if parts[-1] == "\\x":
+                    parts[-1] = "\\x41"
+            elif r < 0.82:
+                parts.append(self.r.choice(["a-z", "A-Z", "0-9", "\\d-z", "a-\\w", "[:alpha:]", "--", "&&", "~~", "||", "\\ud7ff-\\ue000", "\\udc80-\\udcff", "\\U00010000-\\U0010ffff", "\\x00-\\uffff", "\u0100-\u017f", "\u0370-\u03ff", "\u0400-\u04ff"]))
+            else:
+                parts.append(self.r.choice("-^[&.$ "))
+        if self.r.random() < 0.95:
+            parts.append("]")
+        return "".join(parts)
+
+    def quant(self):
+        r = self.r.random()
+        if r < 0.45:
+            q = self.r.choice("*+?")
+        elif r < 0.8:
+            a = self.r.randint(0, 3)
+            b = a + self.r.randint(0, 3)
+            q = self.r.choice(["{%d}" % a, "{%d,}" % a, "{,%d}" % b, "{%d,%d}" % (a, b), "{%d,%d}" % (b, a), "{,}", "{}", "{x}", "{1,2", "{ 1}", "{4294967295}", "{4294967294}", "{70000}", "{0,70000}"])
+        else:
+            q = self.r.choice(["**", "*?", "+?", "??", "*+", "++", "?+", "{1,2}?", "{2}+", "*??", "+*"])
+        if self.r.random() < 0.2:
+            q += self.r.choice("?+")
+        return q
+
+    def group(self, depth):
+        r = self.r.random()
+        inner = self.alt(depth + 1)
+        if r < 0.3:
+            self.groups += 1
+            return "(" + inner + ")"
+        if r < 0.45:
+            return "(?:" + inner + ")"
+        if r < 0.55:
+            self.groups += 1
+            name = self.r.choice(["n", "g1", "_x", "\u00e9t\u00e9", "1n", "a-b", "", "\u0661"])
+            self.names.append(name)
+            return "(?P<%s>%s)" % (name, inner)
+        if r < 0.68:
+            return "(" + self.r.choice(["?=", "?!", "?<=", "?<!"]) + inner + ")"
+        if r < 0.72:
+            return "(?>" + inner + ")"
+        if r < 0.82:
+            fl = self.r.choice(["i", "m", "s", "x", "a", "u", "-i", "i-s", "ia", "L", "t", "-a", "au", "ii", "i-i", "-", ""])
+            return "(?" + fl + ":" + inner + ")"
+        if r < 0.9:
+            ref = self.r.choice([str(self.r.randint(0, self.groups + 1))] + self.names + ["x", " 1 ", "+1", "-1", "1_0", "\u0661"])
+            no = "|" + self.alt(depth + 1) if self.r.random() < 0.6 else ""
+            if self.r.random() < 0.05:
+                no += "|x"
+            return "(?(" + ref + ")" + inner + no + ")"
+        if r < 0.95:
+            return "(?#" + self.r.choice(["c", "a)b", "\\)", "x(y", ""]) + ")"
+        return "(" + self.r.choice(["?P", "?P<n", "?<n>", "?'n'", "?|", "*FAIL", "?R", "?1", "?&n", "?C", "?", "?P>n"]) + inner + ")"
+
+    def atom(self, depth):
+        r = self.r.random()
+        if r < 0.35:
+            return self.lit()
+        if r < 0.5:
+            return self.escape()
+        if r < 0.6:
+            return self.cls()
+        if r < 0.66:
+            return self.r.choice([".", "^", "$"])
+        if r < 0.71 and self.groups:
+            return self.r.choice(["\\%d" % self.r.randint(1, self.groups + 1)] + ["(?P=%s)" % n for n in self.names])
+        if r < 0.9 and depth < 4:
+            return self.group(depth)
+        return self.lit()
+
+    def seq(self, depth):
+        out = []
+        for _ in range(self.r.randint(0, 4)):
+            a = self.atom(depth)
+            if self.r.random() < 0.3:
+                a += self.quant()
+            out.append(a)
+        return "".join(out)
+
+    def alt(self, depth):
+        parts = [self.seq(depth)]
+        while self.r.random() < 0.25:
+            parts.append(self.seq(depth))
+        return "|".join(parts)
+
+    def pattern(self):
+        self.groups = 0
+        self.names = []
+        p = ""
+        if self.r.random() < 0.3:
+            p += "(?" + "".join(self.r.sample("imsxauLt", self.r.randint(1, 2))) + ")"
+        body = self.alt(0)
+        if "x" in p and self.r.random() < 0.7:
+            body = " ".join(body) + self.r.choice(["", " # comment", "#x\n"])
+        p += body
+        if self.r.random() < 0.05:
+            p += self.r.choice(["(?i)", "(?x)", "\\", ")", "("])
+        return p
+
+
+PCRE_SNIPPETS = [
+    r"\p{L}", r"\P{Lu}", r"\pL", r"\h", r"\H", r"\R", r"\K", r"\Qa.b\E", r"\e", r"\cA",
+    r"\G", r"\X", r"\C", r"\o{101}", r"\g{1}", r"\g1", r"\g<1>", r"\k<n>", r"\k'n'",
+    r"\k{n}", r"(?<n>x)", r"(?'n'x)", r"(?|a|b)", r"(*FAIL)", r"(*SKIP)", r"(?R)", r"(?1)",
+    r"(?&n)", r"(?C1)", r"[[:alpha:]]", r"[[:^digit:]]", r"\z", r"a(?i)b", r"(?U)a*",
+    r"(?J)", r"(?n)", r"(?^)", r"\x{41}", r"\N{U+0041}", r"\u{41}", r"a{,}", r"(?-x)",
+    r"[\p{L}]", r"\b{wb}", r"(?=a)*", r"(?<=a+)", r"(?<=a|bc)", r"(?<=\d{2})", r"\l", r"\L",
+    r"\U", r"\u", r"(?*a)", r"(*pla:a)", r"(?x)a #b", r"[a-\d]", r"[\w-z]", r"\8", r"\0",
+]
+
+
+def pcre_pattern(rnd, gen):
+    parts = []
+    for _ in range(rnd.randint(1, 3)):
+        if rnd.random() < 0.5:
+            parts.append(rnd.choice(PCRE_SNIPPETS))
+        else:
+            parts.append(gen.seq(1))
+    return "".join(parts)
+
+
+def mutate(rnd, p):
+    p = list(p)
+    for _ in range(rnd.randint(1, 3)):
+        op = rnd.random()
+        pos = rnd.randint(0, len(p))
+        if op < 0.5:
+            p.insert(pos, rnd.choice(SPECIAL))
+        elif p and op < 0.8:
+            del p[min(pos, len(p) - 1)]
+        else:
+            p.insert(pos, rnd.choice(TRAPS))
+    return "".join(p)
+
+
+def subject_bytes(rnd, pattern):
+    """Random subject bytes (as SQLite would hold them)."""
+    chars = [c for c in pattern if c not in "\\()[]{}?*+|^$"] or ["a"]
+    out = []
+    for _ in range(rnd.randint(0, 12)):
+        r = rnd.random()
+        if r < 0.4:
+            c = rnd.choice(chars)
+            if rnd.random() < 0.3:
+                c = rnd.choice([c.upper(), c.lower(), c.swapcase()])
+            out.append(c)
+        elif r < 0.7:
+            out.append(rnd.choice(TRAPS))
+        elif r < 0.9:
+            out.append(rnd.choice(PLAIN))
+        else:
+            out.append(chr(rnd.choice([0xDC80, 0xDCFF, 0xDCED, 0xDCA0])))   # invalid bytes
+    s = "".join(out)
+    if rnd.random() < 0.2:
+        s += "\n"
+    if rnd.random() < 0.05:
+        s = ""
+    return b"".join(c.encode("utf-8", "surrogateescape") if not 0xD800 <= ord(c) <= 0xDFFF
+                    or 0xDC80 <= ord(c) <= 0xDCFF else c.encode("utf-8", "surrogatepass")
+                    for c in s)
+
+
+class Timeout(Exception):
+    pass
+
+
+def on_alarm(signum, frame):
+    raise Timeout()
+
+
+def py_search(pattern, subject):
+    """Python's answer, called at the reference's stack depth (3)."""
+    try:
+        return 1 if re.search(pattern, subject) is not None else 0
+    except Timeout:
+        raise
+    except Exception:
+        return "invalid"
+
+
+def ext_answer(reason):
+    if reason == "all 1 constraints satisfied":
+        return 1
+    if reason.endswith("/ (invalid pattern)"):
+        return "invalid"
+    if reason.endswith("/ (match limit exceeded)"):
+        return "limit"
+    if reason.startswith("0/1 satisfied; failed: regex /"):
+        return 0
+    return "?" + reason
+
+
+def run(count, seed, show):
+    rnd = random.Random(seed)
+    gen = Gen(rnd)
+    con = sqlite3.connect(":memory:")
+    con.text_factory = bytes
+    con.enable_load_extension(True)
+    con.load_extension(os.path.join(ROOT, "build", "ifscore"))
+    signal.signal(signal.SIGALRM, on_alarm)
+    cases = []
+    for i in range(count):
+        r = rnd.random()
+        if r < 0.7:
+            p = gen.pattern()
+        elif r < 0.85:
+            p = pcre_pattern(rnd, gen)
+        else:
+            p = mutate(rnd, gen.pattern())
+        if not p:
+            p = "a"
+        for _ in range(rnd.randint(1, 4)):
+            cases.append((p, subject_bytes(rnd, p)))
+    t0 = time.time()
+    expected = []
+    skipped = set()
+    for p, s in cases:
+        if p in skipped:
+            expected.append(None)
+            continue
+        signal.setitimer(signal.ITIMER_REAL, 2.0)
+        try:
+            expected.append(py_search(p, s.decode("utf-8", "surrogateescape")))
+        except Timeout:
+            skipped.add(p)
+            expected.append(None)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    t1 = time.time()
+    con.execute("CREATE TEMP TABLE t(id INTEGER PRIMARY KEY, r BLOB, c TEXT)")
+    con.executemany("INSERT INTO t VALUES (?, ?, ?)",
+                    [(i, s, json.dumps({"regex": p})) for i, (p, s) in enumerate(cases)])
+    got = [None] * len(cases)
+    for i, reason in con.execute("SELECT id, if_reason(r, c) FROM t ORDER BY id"):
+        got[i] = ext_answer(reason.decode("utf-8", "surrogateescape"))
+    t2 = time.time()
+    bad = []
+    limits = 0
+    stats = {"invalid": 0, 1: 0, 0: 0}
+    for (p, s), want, have in zip(cases, expected, got):
+        if want is None:
+            continue
+        stats[want] += 1
+        if have == "limit":
+            limits += 1
+        if want != have:
+            bad.append((p, s, want, have))
+    npat = len({p for p, _ in cases})
+    print("regex_diff: %d patterns, %d searches (%d invalid, %d match, %d no match), "
+          "%d skipped (slow in Python), %d limit; python %.1fs, extension %.1fs"
+          % (npat, len(cases), stats["invalid"], stats[1], stats[0], len(skipped),
+             limits, t1 - t0, t2 - t1))
+    seen = set()
+    shown = 0
+    for p, s, want, have in bad:
+        if p in seen:
+            continue
+        seen.add(p)
+        if shown < show:
+            print("  MISMATCH pattern=%a subject=%a python=%s extension=%s" % (p, s, want, have))
+            shown += 1
+    print("regex_diff: %d disagreements (%d patterns)" % (len(bad), len(seen)))
+    return 1 if bad else 0
+
+
+def main():
+    args = sys.argv[1:]
+    count, seed, show = 50000, None, 30
+    i = 0
+    while i < len(args):
+        if args[i] == "--seed":
+            seed = int(args[i + 1]); i += 2
+        elif args[i] == "--show":
+            show = int(args[i + 1]); i += 2
+        else:
+            count = int(args[i]); i += 1
+    if seed is None:
+        seed = int(time.time() * 1000) % 1000000007
+    print("regex_diff: seed %d" % seed, flush=True)
+    sys.setrecursionlimit(1000)
+    return run(count, seed, show)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

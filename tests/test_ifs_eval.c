@@ -1,0 +1,191 @@
+/*
+** test_ifs_eval.c — unit tests of ext/ifs_eval.c: whole evaluations with
+** exact scores and reason strings (expected values from the Python
+** reference, hard-coded), the fence stripping, and allocation failures.
+*/
+#include "ifs_test.h"
+#include "ifs_eval.h"
+#include <math.h>
+
+typedef struct {
+  const char *resp, *cons;
+  int scored;
+  double score;
+  const char *reason;
+} eval_case;
+
+static const eval_case cases[] = {
+  {"Hello world",
+   "{\"max_words\": 5, \"must_include\": \"hello\"}",
+   1, 1.0,
+   "all 2 constraints satisfied"},
+  {"Hello world",
+   "{\"max_words\": 1}",
+   1, 0.0,
+   "0/1 satisfied; failed: max_words<=1 (got 2)"},
+  {"Hello world",
+   NULL,
+   0, 0.0,
+   "no constraints specified \xe2""\x80""\x94"" cannot score"},
+  {"Hello world",
+   "null",
+   0, 0.0,
+   "no constraints specified \xe2""\x80""\x94"" cannot score"},
+  {"Hello world",
+   "{}",
+   0, 0.0,
+   "no constraints specified \xe2""\x80""\x94"" cannot score"},
+  {"Hello world",
+   "[1]",
+   0, 0.0,
+   "constraints must be a JSON object \xe2""\x80""\x94"" cannot score"},
+  {"Hello world",
+   "{\"foo\": 1}",
+   0, 0.0,
+   "no recognized constraints \xe2""\x80""\x94"" cannot score"},
+  {"Hello world",
+   "{\"max_words\": 1,}",
+   0, 0.0,
+   "invalid constraints JSON \xe2""\x80""\x94"" cannot score"},
+  {"Hello world",
+   "{\"max_words\": null, \"min_words\": \"\xd9""\xa1""\xd9""\xa2""\", \"max_chars\": 1e20}",
+   1, 0.3333333333333333,
+   "1/3 satisfied; failed: max_words (invalid value); min_words>=12 (got 2)"},
+  {"Hello world",
+   "{\"regex\": \"world\\\\Z\", \"must_exclude\": [\"O W\", \"xyz\", \"\"]}",
+   1, 0.5,
+   "2/4 satisfied; failed: must_exclude 'O W'; must_exclude ''"},
+  {"```json\n{\"a\": 1}\n```",
+   "{\"must_be_json\": \"false\"}",
+   1, 1.0,
+   "all 1 constraints satisfied"},
+  {"{\"a\": 1} trailing",
+   "{\"must_be_json\": true, \"must_include\": [1.0, null, true, {\"k\": \"v'\"}]}",
+   1, 0.0,
+   "0/5 satisfied; failed: must_be_json; must_include '1.0'; must_include 'None'; must_include 'True'; must_include '{'k': \"v'\"}'"},
+  {"\xce""\x91""\xce""\xa3""",
+   "{\"must_include\": \"\xce""\xb1""\xcf""\x82""\", \"min_words\": 5.9, \"max_chars\": -0.5, \"max_words\": Infinity}",
+   1, 0.25,
+   "1/4 satisfied; failed: max_words (invalid value); min_words>=5 (got 1); max_chars<=0 (got 2)"},
+  {"x",
+   "{\"regex\": \"(?<n>x)\", \"must_include\": \"X\"}",
+   1, 0.5,
+   "1/2 satisfied; failed: regex /(?<n>x)/ (invalid pattern)"},
+  {NULL,
+   "{\"max_chars\": 0, \"max_words\": \"1_0\", \"min_words\": \"1e3\"}",
+   1, 0.6666666666666666,
+   "2/3 satisfied; failed: min_words (invalid value)"},
+};
+
+START_TEST(test_reference_cases) {
+  const eval_case *t = &cases[_i];
+  ifs_evaluator *ev = ifs_evaluator_new();
+  ifs_result r;
+  ifs_result_init(&r);
+  ck_assert_ptr_nonnull(ev);
+  int rc = ifs_evaluate(ev, t->resp, t->resp ? strlen(t->resp) : 0,
+                        t->cons, t->cons ? strlen(t->cons) : 0, &r);
+  ck_assert_int_eq(rc, IFS_OK);
+  ck_assert_int_eq(r.verdict == IFS_SCORED, t->scored);
+  if (t->scored) ck_assert_msg(r.score == t->score, "score %.17g", r.score);
+  ck_assert_buf_eq(&r.reason, t->reason);
+  ifs_result_free(&r);
+  ifs_evaluator_free(ev);
+}
+END_TEST
+
+START_TEST(test_checks_list) {
+  ifs_evaluator *ev = ifs_evaluator_new();
+  ifs_result r;
+  ifs_result_init(&r);
+  const char *cons = "{\"regex\": \"b\", \"must_include\": [\"a\", \"z\"], \"max_words\": 9}";
+  ck_assert_int_eq(ifs_evaluate(ev, "a b", 3, cons, strlen(cons), &r), IFS_OK);
+  ck_assert_uint_eq(r.total, 4);
+  ck_assert_uint_eq(r.passed, 3);
+  static const ifs_kind kinds[] = {IFS_MAX_WORDS, IFS_MUST_INCLUDE, IFS_MUST_INCLUDE, IFS_REGEX};
+  static const char *const labels[] = {"max_words<=9 (got 2)", "must_include 'a'",
+                                       "must_include 'z'", "regex /b/"};
+  for (size_t i = 0; i < 4; i++) {
+    ck_assert_int_eq(r.checks[i].kind, kinds[i]);
+    ck_assert_int_eq(r.checks[i].ok, i != 2);
+    ck_assert_uint_eq(r.checks[i].label_len, strlen(labels[i]));
+    ck_assert(memcmp(r.labels.p + r.checks[i].label_at, labels[i], strlen(labels[i])) == 0);
+  }
+  ck_assert_str_eq(ifs_kind_name(IFS_MUST_BE_JSON), "must_be_json");
+  ifs_result_free(&r);
+  ifs_evaluator_free(ev);
+}
+END_TEST
+
+START_TEST(test_invalid_bytes_and_nul) {
+  /* response b"a\x80 b\0" : 3 words? no: 'a\udc80', 'b\x00' -> 2 words, 5 chars */
+  ifs_evaluator *ev = ifs_evaluator_new();
+  ifs_result r;
+  ifs_result_init(&r);
+  const char cons[] = "{\"max_chars\": 4, \"must_include\": \"\\udc80\", \"max_words\": 2}";
+  ck_assert_int_eq(ifs_evaluate(ev, "a\x80 b\0", 5, cons, sizeof cons - 1, &r), IFS_OK);
+  ck_assert_buf_eq(&r.reason, "2/3 satisfied; failed: max_chars<=4 (got 5)");
+  ifs_result_free(&r);
+  ifs_evaluator_free(ev);
+}
+END_TEST
+
+typedef struct { const char *in, *out; } fence_case;
+static const fence_case fences[] = {
+  {"```json\n{\"a\": 1}\n```", "{\"a\": 1}"},
+  {"  ```\n[1]```  ", "[1]"},
+  {"```", ""},
+  {"``````", ""},
+  {"```json```", ""},
+  {"x````", "x````"},
+  {"```py3 \xe3\x80\x80 1 \xc2\xa0```", "1"},
+  {"\xe3\x80\x80 plain \x1f", "plain"},
+  {"````", "`"},
+  {"```a```b", "```b"},
+};
+
+START_TEST(test_strip_fences) {
+  const fence_case *t = &fences[_i];
+  size_t a, b;
+  ifs_strip_fences(t->in, strlen(t->in), &a, &b);
+  ck_assert_uint_eq(b - a, strlen(t->out));
+  ck_assert(memcmp(t->in + a, t->out, b - a) == 0);
+}
+END_TEST
+
+START_TEST(test_out_of_memory_everywhere) {
+  const char *cons = "{\"max_words\": 3, \"must_be_json\": 1, \"must_include\": [\"\xc4\xb0\", 2.5],"
+                     " \"must_exclude\": {\"a\": [1]}, \"regex\": \"^a\\\\s\"}";
+  const char *resp = "A \xce\xa3 \x80 {} text";
+  int completed = 0;
+  for (long n = 1; n < 400 && !completed; n++) {
+    ifs_test_fail_nth(n);
+    ifs_evaluator *ev = ifs_evaluator_new();
+    if (ev) {
+      ifs_result r;
+      ifs_result_init(&r);
+      int rc = ifs_evaluate(ev, resp, strlen(resp), cons, strlen(cons), &r);
+      ck_assert(rc == IFS_OK || rc == IFS_NOMEM);
+      if (rc == IFS_OK && ifs_test_alloc_count < n) completed = 1;
+      ifs_result_free(&r);
+      ifs_evaluator_free(ev);
+    }
+    ifs_test_fail_nth(0);
+  }
+  ck_assert_msg(completed, "never completed without hitting the failing allocation");
+}
+END_TEST
+
+static Suite *eval_suite(void) {
+  Suite *s = suite_create("ifs_eval");
+  TCase *tc = tcase_create("core");
+  tcase_add_loop_test(tc, test_reference_cases, 0, sizeof cases / sizeof cases[0]);
+  tcase_add_test(tc, test_checks_list);
+  tcase_add_test(tc, test_invalid_bytes_and_nul);
+  tcase_add_loop_test(tc, test_strip_fences, 0, sizeof fences / sizeof fences[0]);
+  tcase_add_test(tc, test_out_of_memory_everywhere);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+IFS_TEST_MAIN(eval_suite)

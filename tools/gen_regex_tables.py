@@ -1,0 +1,190 @@
+#!/usr/bin/python3
+"""gen_regex_tables.py — writes ext/ifs_regex_tables.h from CPython 3.11.
+
+The regex translator (ext/ifs_regex.c) reproduces Python's re module on
+PCRE2.  The character data it needs is taken from the running Python, so
+the C side answers exactly what Python's sre would:
+
+  * the case table: every code point that sre considers cased
+    (_sre.unicode_iscased), with sre's simple lowercase (_sre.unicode_tolower)
+    and uppercase (first character of str.upper(), which is what
+    _PyUnicode_ToUppercase returns), plus whether the point is a word
+    character (str.isalnum() or '_'); an index of that table sorted by
+    lowercase; and sre's extra case equivalences (re._casefix);
+  * Python's \\s (str.isspace) as ranges, where PCRE2's UCP \\s differs;
+  * the runs of decimal digits (int() accepts any of them);
+  * XID_Start / XID_Continue as str.isidentifier() sees them (group names).
+
+It also checks the assumptions the C code makes (Python's \\w and \\d equal
+PCRE2 10.42's UCP \\w and \\d, lowercase stays in the BMP, ...) and stops
+if one fails.  Run by hand:  /usr/bin/python3 tools/gen_regex_tables.py
+"""
+import _sre
+import ctypes
+import os
+import sys
+import unicodedata
+from re._casefix import _EXTRA_CASES
+
+MAXCP = 0x110000
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ext",
+                   "ifs_regex_tables.h")
+
+
+def ranges(pred):
+    out, start = [], None
+    for c in range(MAXCP + 1):
+        inside = c < MAXCP and pred(c)
+        if inside and start is None:
+            start = c
+        elif not inside and start is not None:
+            out.append((start, c - 1))
+            start = None
+    return out
+
+
+def upper(c):
+    return ord(chr(c).upper()[0])
+
+
+def isword(c):
+    return chr(c).isalnum() or c == 0x5F
+
+
+def pcre2_set(pattern):
+    """The code points (surrogates excluded) that PCRE2 matches."""
+    lib = ctypes.CDLL("libpcre2-8.so.0")
+    lib.pcre2_compile_8.restype = ctypes.c_void_p
+    lib.pcre2_compile_8.argtypes = [ctypes.c_char_p, ctypes.c_size_t,
+                                    ctypes.c_uint32,
+                                    ctypes.POINTER(ctypes.c_int),
+                                    ctypes.POINTER(ctypes.c_size_t),
+                                    ctypes.c_void_p]
+    lib.pcre2_match_data_create_from_pattern_8.restype = ctypes.c_void_p
+    lib.pcre2_match_data_create_from_pattern_8.argtypes = [ctypes.c_void_p,
+                                                           ctypes.c_void_p]
+    lib.pcre2_match_8.argtypes = [ctypes.c_void_p, ctypes.c_char_p,
+                                  ctypes.c_size_t, ctypes.c_size_t,
+                                  ctypes.c_uint32, ctypes.c_void_p,
+                                  ctypes.c_void_p]
+    utf, ucp, anchored = 0x00080000, 0x00020000, 0x80000000
+    err, off = ctypes.c_int(), ctypes.c_size_t()
+    pat = pattern.encode()
+    code = lib.pcre2_compile_8(pat, len(pat), utf | ucp | anchored,
+                               ctypes.byref(err), ctypes.byref(off), None)
+    assert code, pattern
+    md = lib.pcre2_match_data_create_from_pattern_8(code, None)
+    found = set()
+    for c in range(MAXCP):
+        if 0xD800 <= c <= 0xDFFF:
+            continue
+        b = chr(c).encode()
+        if lib.pcre2_match_8(code, b, len(b), 0, 0, md, None) >= 0:
+            found.add(c)
+    return found
+
+
+def check(cond, what):
+    if not cond:
+        sys.exit("gen_regex_tables: assumption failed: " + what)
+
+
+def verify_assumptions(cased):
+    nonsur = [c for c in range(MAXCP) if not 0xD800 <= c <= 0xDFFF]
+    check({c for c in nonsur if isword(c)} == pcre2_set(r"\w"),
+          "Python \\w == PCRE2 UCP \\w")
+    check({c for c in nonsur if chr(c).isdecimal()} == pcre2_set(r"\d"),
+          "Python \\d == PCRE2 UCP \\d")
+    lower = _sre.unicode_tolower
+    for c in range(MAXCP):
+        check(_sre.unicode_iscased(c) == (lower(c) != c or upper(c) != c),
+              "iscased == (lower != c or upper != c) at %x" % c)
+    for c in cased:
+        check((c < 0x10000) == (lower(c) < 0x10000), "lower keeps plane %x" % c)
+        check(lower(c) == c or _sre.unicode_iscased(lower(c)),
+              "lower of cased is cased %x" % c)
+        check(isword(c) == isword(lower(c)), "\\w stable under lower %x" % c)
+        check(not chr(c).isdecimal() and not chr(lower(c)).isdecimal(),
+              "no cased digit %x" % c)
+        check(not chr(c).isspace() and not chr(lower(c)).isspace(),
+              "no cased space %x" % c)
+    for k, vs in _EXTRA_CASES.items():
+        check(k < 0x10000 and all(v < 0x10000 for v in vs) and len(vs) <= 2,
+              "fixes are BMP, at most 2")
+        check(_sre.unicode_iscased(k) and all(_sre.unicode_iscased(v) for v in vs),
+              "fixes are cased")
+    for a, b in ranges(lambda c: chr(c).isdecimal()):
+        check((b - a + 1) % 10 == 0 and unicodedata.decimal(chr(a)) == 0,
+              "digit runs are blocks of ten from zero")
+    check(all(ord(c) < 0x80 for c in "_") and "a".isidentifier(), "sanity")
+
+
+def fmt_rows(items, per_line):
+    lines = []
+    for i in range(0, len(items), per_line):
+        lines.append("  " + ", ".join(items[i:i + per_line]) + ",")
+    return "\n".join(lines)
+
+
+def range_table(name, rs):
+    body = fmt_rows(["{0x%X, 0x%X}" % r for r in rs], 5)
+    return ("static const uint32_t %s[%d][2] = {\n%s\n};\n"
+            % (name, len(rs), body))
+
+
+def main():
+    cased = [c for c in range(MAXCP) if _sre.unicode_iscased(c)]
+    verify_assumptions(cased)
+    lower = _sre.unicode_tolower
+    case_rows = ["{0x%X, 0x%X, 0x%X, %d}" % (c, lower(c), upper(c),
+                                              1 if isword(c) else 0)
+                 for c in cased]
+    by_lower = sorted(range(len(cased)), key=lambda i: (lower(cased[i]), cased[i]))
+    fixes = sorted(_EXTRA_CASES.items())
+    fix_rows = ["{0x%X, 0x%X, 0x%X}" % (k, v[0], v[1] if len(v) > 1 else 0)
+                for k, v in fixes]
+    space = ranges(lambda c: chr(c).isspace())
+    digits = ranges(lambda c: chr(c).isdecimal())
+    xid_start = ranges(lambda c: chr(c).isidentifier())
+    xid_cont = ranges(lambda c: ("a" + chr(c)).isidentifier())
+
+    out = []
+    out.append("/*\n** ifs_regex_tables.h — character data for ifs_regex.c, "
+               "generated by\n** tools/gen_regex_tables.py from Python %s "
+               "(Unicode %s).  Do not edit.\n*/"
+               % (sys.version.split()[0], unicodedata.unidata_version))
+    out.append("#ifndef IFS_REGEX_TABLES_H\n#define IFS_REGEX_TABLES_H\n"
+               "#include <stdint.h>\n")
+    out.append("/* Every code point sre calls cased: sre's lowercase, its "
+               "uppercase, and\n** whether it is a word character.  No cased "
+               "point is a digit or a space. */")
+    out.append("typedef struct { uint32_t cp, lower, upper; uint8_t word; } "
+               "ifs_re_case_ent;")
+    out.append("static const ifs_re_case_ent ifs_re_case[%d] = {\n%s\n};\n"
+               % (len(cased), fmt_rows(case_rows, 3)))
+    out.append("/* Indices into ifs_re_case ordered by (lower, cp). */")
+    out.append("static const uint16_t ifs_re_case_by_lower[%d] = {\n%s\n};\n"
+               % (len(by_lower), fmt_rows([str(i) for i in by_lower], 12)))
+    out.append("/* sre's extra equivalences (re._casefix): lowercase -> up to "
+               "two other\n** lowercase characters with the same uppercase "
+               "(0 = none). */")
+    out.append("static const uint32_t ifs_re_fixes[%d][3] = {\n%s\n};\n"
+               % (len(fix_rows), fmt_rows(fix_rows, 3)))
+    out.append("/* Python's \\s in Unicode mode: str.isspace(). */")
+    out.append(range_table("ifs_re_space", space))
+    out.append("/* Decimal digits (\\d, int()): runs of blocks of ten, each "
+               "from digit zero. */")
+    out.append(range_table("ifs_re_digit", digits))
+    out.append("/* str.isidentifier(): first character, then the others. */")
+    out.append(range_table("ifs_re_xid_start", xid_start))
+    out.append(range_table("ifs_re_xid_continue", xid_cont))
+    out.append("#endif")
+    with open(OUT, "w", encoding="utf-8") as f:
+        f.write("\n".join(out) + "\n")
+    print("wrote", os.path.normpath(OUT), "cased", len(cased), "space",
+          len(space), "digit", len(digits), "xid", len(xid_start),
+          len(xid_cont))
+
+
+if __name__ == "__main__":
+    main()
