@@ -70,3 +70,6 @@ install: build/ifscore.so
 
 clean:
 	rm -rf build
+
+# Further suites (sanitizers, fuzzing, hostile input) keep their rules here.
+-include mk/*.mk

@@ -104,6 +104,20 @@ void *ifs_arena_alloc(ifs_arena *a, size_t n) {
   return p;
 }
 
+void ifs_arena_reset(ifs_arena *a) {
+  ifs_arena_block *h = a->head;
+  if (!h) return;
+  /* keep the newest (largest) block, free the rest */
+  ifs_arena_block *rest = h->next;
+  h->next = NULL;
+  h->used = 0;
+  while (rest) {
+    ifs_arena_block *next = rest->next;
+    ifs_free(rest);
+    rest = next;
+  }
+}
+
 void ifs_arena_free(ifs_arena *a) {
   ifs_arena_block *h = a->head;
   while (h) {

@@ -17,6 +17,7 @@ struct ifs_evaluator {
   ifs_buf resp_in;        /* response in internal form, when it differs */
   ifs_buf cons_in;        /* constraints in internal form, when they differ */
   ifs_buf resp_lower;     /* resp.lower(), when a needle asks */
+  ifs_buf resp_lower_ascii; /* resp with A..Z lowered, for ASCII needles */
   ifs_buf value;          /* str() / int() of the value at hand */
   ifs_buf needle_lower;
   ifs_buf label;          /* the label being built, internal form */
@@ -26,7 +27,8 @@ struct ifs_evaluator {
 typedef struct row {
   const char *resp;
   size_t rn;
-  int have_counts, have_lower;
+  int have_counts, have_lower, have_lower_ascii;
+  int ascii_lower_ok;     /* -1 unknown, else: no U+0130 / U+212A in resp */
   size_t words, chars;
 } row;
 
@@ -54,6 +56,7 @@ void ifs_evaluator_free(ifs_evaluator *ev) {
   ifs_buf_free(&ev->resp_in);
   ifs_buf_free(&ev->cons_in);
   ifs_buf_free(&ev->resp_lower);
+  ifs_buf_free(&ev->resp_lower_ascii);
   ifs_buf_free(&ev->value);
   ifs_buf_free(&ev->needle_lower);
   ifs_buf_free(&ev->label);
@@ -106,8 +109,7 @@ static int add_check(ifs_evaluator *ev, ifs_result *r, ifs_kind kind, int ok) {
 
 static void count_response(row *w) {
   if (w->have_counts) return;
-  w->words = ifs_count_words(w->resp, w->rn);
-  w->chars = ifs_count_chars(w->resp, w->rn);
+  ifs_count(w->resp, w->rn, &w->words, &w->chars);
   w->have_counts = 1;
 }
 
@@ -184,6 +186,30 @@ static int check_json(ifs_evaluator *ev, ifs_result *r, row *w, const ifs_jval *
   return add_check(ev, r, IFS_MUST_BE_JSON, valid);
 }
 
+/* The lowered response to search a needle in: resp.lower() in general;
+** for a pure-ASCII needle the much cheaper A..Z lowering gives the same
+** answer, unless resp holds one of the two characters whose lowercase
+** contains ASCII (U+0130 -> "i\u0307", U+212A -> "k"). */
+static const ifs_buf *lowered_response(ifs_evaluator *ev, row *w, int ascii_needle) {
+  if (ascii_needle && w->ascii_lower_ok < 0)
+    w->ascii_lower_ok = !memmem(w->resp, w->rn, "\xC4\xB0", 2) &&
+                        !memmem(w->resp, w->rn, "\xE2\x84\xAA", 3);
+  if (ascii_needle && w->ascii_lower_ok) {
+    if (!w->have_lower_ascii) {
+      ifs_buf_clear(&ev->resp_lower_ascii);
+      if (ifs_lower_ascii(w->resp, w->rn, &ev->resp_lower_ascii)) return NULL;
+      w->have_lower_ascii = 1;
+    }
+    return &ev->resp_lower_ascii;
+  }
+  if (!w->have_lower) {
+    ifs_buf_clear(&ev->resp_lower);
+    if (ifs_lower(w->resp, w->rn, &ev->resp_lower)) return NULL;
+    w->have_lower = 1;
+  }
+  return &ev->resp_lower;
+}
+
 /* One needle: `needle.lower() in resp.lower()`, label with str() as is. */
 static int check_needle(ifs_evaluator *ev, ifs_result *r, row *w,
                         const ifs_jval *item, ifs_kind kind) {
@@ -191,14 +217,13 @@ static int check_needle(ifs_evaluator *ev, ifs_result *r, row *w,
   ifs_buf_clear(&ev->needle_lower);
   if (ifs_py_str(item, &ev->value)) return IFS_NOMEM;
   if (ifs_lower(ev->value.p, ev->value.len, &ev->needle_lower)) return IFS_NOMEM;
-  if (!w->have_lower) {
-    ifs_buf_clear(&ev->resp_lower);
-    if (ifs_lower(w->resp, w->rn, &ev->resp_lower)) return IFS_NOMEM;
-    w->have_lower = 1;
+  const ifs_buf *nd = &ev->needle_lower;
+  int found = 1;
+  if (nd->len) {
+    const ifs_buf *h = lowered_response(ev, w, ifs_is_ascii(nd->p, nd->len));
+    if (!h) return IFS_NOMEM;
+    found = h->len >= nd->len && memmem(h->p, h->len, nd->p, nd->len) != NULL;
   }
-  const ifs_buf *h = &ev->resp_lower, *nd = &ev->needle_lower;
-  int found = nd->len == 0 ||
-              (h->len >= nd->len && memmem(h->p, h->len, nd->p, nd->len) != NULL);
   ifs_buf *lb = &ev->label;
   ifs_buf_clear(lb);
   ifs_buf_append_str(lb, kind_names[kind]);
@@ -300,7 +325,7 @@ int ifs_evaluate(ifs_evaluator *ev, const char *resp, size_t rn,
   if (!cons) return inconclusive(r, IFS_NO_CONSTRAINTS);
   const char *cons_in;
   if (internal_form(cons, cn, &ev->cons_in, &cons_in)) return IFS_NOMEM;
-  ifs_arena_free(&ev->arena);
+  ifs_arena_reset(&ev->arena);
   ifs_jval *c;
   int rc = ifs_json_parse(cons_in, cn == 0 ? 0 : (cons_in == cons ? cn : ev->cons_in.len),
                           &ev->arena, &c);
@@ -310,11 +335,12 @@ int ifs_evaluate(ifs_evaluator *ev, const char *resp, size_t rn,
   if (c->type != IFS_JOBJ) return inconclusive(r, IFS_NOT_OBJECT);
 
   row w = {0};
+  w.ascii_lower_ok = -1;
   if (!resp) { resp = ""; rn = 0; }
   if (internal_form(resp, rn, &ev->resp_in, &w.resp)) return IFS_NOMEM;
   w.rn = w.resp == resp ? rn : ev->resp_in.len;
   rc = run_checks(ev, r, &w, c);
-  ifs_arena_free(&ev->arena);
+  ifs_arena_reset(&ev->arena);
   if (rc) return rc;
   if (r->total == 0) return inconclusive(r, IFS_NO_RECOGNIZED);
   r->score = (double)r->passed / (double)r->total;

@@ -45,17 +45,37 @@ int ifs_is_ascii(const char *s, size_t n) {
   return 1;
 }
 
+/* Bit 7 of each byte of w that is a continuation byte (10xxxxxx). */
+static inline uint64_t cont_bits(uint64_t w) {
+  return w & ~(w << 1) & 0x8080808080808080ull;
+}
+
+/* Number of bytes whose bit 7 is set in a mask holding only such bits
+** (no popcount instruction assumed: a multiply sums the bytes). */
+static inline size_t count_high_bits(uint64_t m) {
+  return (size_t)(((m >> 7) * 0x0101010101010101ull) >> 56);
+}
+
+static inline uint64_t load8(const unsigned char *p) {
+  uint64_t w;
+  memcpy(&w, p, 8);
+  return w;
+}
+
 int ifs_utf8_is_valid(const char *s, size_t n) {
   const unsigned char *u = (const unsigned char *)s;
   size_t i = 0;
   while (i < n) {
-    if (u[i] < 0x80) {
-      if (i + 8 <= n) {
-        uint64_t w;
-        memcpy(&w, u + i, 8);
-        if (!(w & 0x8080808080808080ull)) { i += 8; continue; }
-      }
-      i++;
+    unsigned char c = u[i];
+    if (c < 0x80) {
+      while (i + 16 <= n && !((load8(u + i) | load8(u + i + 8)) & 0x8080808080808080ull))
+        i += 16;
+      while (i < n && u[i] < 0x80) i++;
+      continue;
+    }
+    /* Two-byte sequences (Latin, Greek, Cyrillic...) are the common case. */
+    if (c >= 0xC2 && c <= 0xDF && i + 1 < n && (u[i + 1] & 0xC0) == 0x80) {
+      i += 2;
       continue;
     }
     size_t len = utf8_seq_len(u, n, i);
@@ -173,32 +193,58 @@ static const unsigned char ascii_space[128] = {
   [0x1C] = 1, [0x1D] = 1, [0x1E] = 1, [0x1F] = 1, [' '] = 1,
 };
 
-size_t ifs_count_words(const char *s, size_t n) {
+/* Bit 7 set in each byte of an all-ASCII word w that lies in [lo, lo+k). */
+static inline uint64_t ascii_in_range(uint64_t w, unsigned lo, unsigned k) {
+  const uint64_t ones = 0x0101010101010101ull;
+  uint64_t ge_lo = w + ones * (0x80 - lo);
+  uint64_t ge_hi = w + ones * (0x80 - lo - k);
+  return ge_lo & ~ge_hi & 0x8080808080808080ull;
+}
+
+/* Python whitespace bytes of an all-ASCII word: 09..0D and 1C..20. */
+static inline uint64_t ascii_space_bits(uint64_t w) {
+  return ascii_in_range(w, 0x09, 5) | ascii_in_range(w, 0x1C, 5);
+}
+
+void ifs_count(const char *s, size_t n, size_t *words_out, size_t *chars_out) {
   const unsigned char *u = (const unsigned char *)s;
-  size_t words = 0;
-  int in_word = 0;
-  for (size_t i = 0; i < n; i++) {
+  size_t words = 0, cont = 0, i = 0;
+  uint64_t prev_word = 0;   /* bit 7 set when the previous character was not space */
+  while (i < n) {
+    if (i + 8 <= n) {
+      uint64_t w = load8(u + i);
+      if (!(w & 0x8080808080808080ull)) {
+        uint64_t word = ~ascii_space_bits(w) & 0x8080808080808080ull;
+        uint64_t starts = word & ~((word << 8) | prev_word);
+        words += count_high_bits(starts);
+        prev_word = (word >> 56) & 0x80;
+        i += 8;
+        continue;
+      }
+    }
     unsigned char c = u[i];
     int space;
     if (c < 0x80) space = ascii_space[c];
-    else if (c < 0xC0) continue;            /* continuation: same character */
+    else if (c < 0xC0) { cont++; i++; continue; }   /* same character */
     else space = nonascii_space_at(u, n, i);
-    if (space) in_word = 0;
-    else if (!in_word) { in_word = 1; words++; }
+    if (!space && !prev_word) words++;
+    prev_word = space ? 0 : 0x80;
+    i++;
   }
+  *words_out = words;
+  *chars_out = n - cont;
+}
+
+size_t ifs_count_words(const char *s, size_t n) {
+  size_t words, chars;
+  ifs_count(s, n, &words, &chars);
   return words;
 }
 
 size_t ifs_count_chars(const char *s, size_t n) {
   const unsigned char *u = (const unsigned char *)s;
   size_t cont = 0, i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t w;
-    memcpy(&w, u + i, 8);
-    /* a continuation byte is 10xxxxxx: top bit set, next bit clear */
-    uint64_t m = w & ~(w << 1) & 0x8080808080808080ull;
-    cont += (size_t)__builtin_popcountll(m);
-  }
+  for (; i + 8 <= n; i += 8) cont += count_high_bits(cont_bits(load8(u + i)));
   for (; i < n; i++) cont += (u[i] & 0xC0) == 0x80;
   return n - cont;
 }
@@ -251,6 +297,28 @@ static int is_final_sigma(const char *s, size_t n, size_t at, size_t after) {
     if (k != 2) return k != 1;
   }
   return 1;
+}
+
+int ifs_lower_ascii(const char *s, size_t n, ifs_buf *out) {
+  const unsigned char *u = (const unsigned char *)s;
+  if (ifs_buf_reserve(out, n)) return IFS_NOMEM;
+  unsigned char *dst = (unsigned char *)out->p + out->len;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w = load8(u + i);
+    /* +32 on bytes in 'A'..'Z' (bytes >= 0x80 are left alone) */
+    uint64_t upper = ascii_in_range(w & ~0x8080808080808080ull, 'A', 26) &
+                     ~w & 0x8080808080808080ull;
+    w += (upper >> 2);   /* 0x80 >> 2 = 0x20 */
+    memcpy(dst + i, &w, 8);
+  }
+  for (; i < n; i++) {
+    unsigned char c = u[i];
+    dst[i] = (unsigned char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+  }
+  out->len += n;
+  out->p[out->len] = 0;
+  return IFS_OK;
 }
 
 int ifs_lower(const char *s, size_t n, ifs_buf *out) {

@@ -40,6 +40,9 @@ uint32_t ifs_decode_prev(const char *s, size_t *i);
 /* Python's str.isspace(). */
 int ifs_isspace(uint32_t cp);
 
+/* len(s.split()) and len(s) in one pass. */
+void ifs_count(const char *s, size_t n, size_t *words, size_t *chars);
+
 /* len(s.split()) and len(s). */
 size_t ifs_count_words(const char *s, size_t n);
 size_t ifs_count_chars(const char *s, size_t n);
@@ -49,6 +52,12 @@ void ifs_strip(const char *s, size_t n, size_t *start, size_t *end);
 
 /* Appends s.lower() (full mapping, final sigma) to out. */
 int ifs_lower(const char *s, size_t n, ifs_buf *out);
+
+/* Appends s with only A..Z lowercased.  For a needle of pure ASCII,
+** `needle in lower_ascii(s)` equals `needle in s.lower()` unless s holds
+** U+0130 or U+212A, the only non-ASCII characters whose lowercase has
+** ASCII in it. */
+int ifs_lower_ascii(const char *s, size_t n, ifs_buf *out);
 
 /* 1 when s is pure ASCII (fast paths). */
 int ifs_is_ascii(const char *s, size_t n);

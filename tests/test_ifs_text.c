@@ -159,6 +159,57 @@ START_TEST(test_lower_fails_cleanly) {
 }
 END_TEST
 
+/* The word-at-a-time loops against a character-at-a-time model. */
+static void naive_count(const char *s, size_t n, size_t *words, size_t *chars) {
+  size_t i = 0;
+  int in_word = 0;
+  *words = *chars = 0;
+  while (i < n) {
+    uint32_t cp = ifs_decode(s, n, &i);
+    (*chars)++;
+    if (ifs_isspace(cp)) in_word = 0;
+    else if (!in_word) { in_word = 1; (*words)++; }
+  }
+}
+
+START_TEST(test_count_and_lower_ascii_random) {
+  static const char *const pieces[] = {
+    " ", "\t", "\n", "\x1c", "\x1f", "!", "a", "Z", "word", "\xc2\xa0", "\xc2\x85",
+    "\xe2\x80\x80", "\xe2\x80\x8b", "\xe3\x80\x80", "\xe1\x9a\x80", "\xd0\x96", "\xf0\x9f\x98\x80",
+    "\xed\xb2\x80", "\0", "@", "[", "`", "{", "AbCdEfGhIjKlMnOpQrStUvWxYz", "\x7f"};
+  unsigned seed = 12345;
+  char buf[512];
+  for (int iter = 0; iter < 20000; iter++) {
+    size_t n = 0;
+    seed = seed * 1103515245u + 12345u;
+    int parts = (int)(seed >> 16) % 40;
+    for (int k = 0; k < parts; k++) {
+      seed = seed * 1103515245u + 12345u;
+      const char *p = pieces[(seed >> 16) % (sizeof pieces / sizeof pieces[0])];
+      size_t len = p[0] ? strlen(p) : 1;
+      if (n + len > sizeof buf) break;
+      memcpy(buf + n, p, len);
+      n += len;
+    }
+    size_t w1, c1, w2, c2;
+    ifs_count(buf, n, &w1, &c1);
+    naive_count(buf, n, &w2, &c2);
+    ck_assert_uint_eq(w1, w2);
+    ck_assert_uint_eq(c1, c2);
+    ck_assert_uint_eq(ifs_count_chars(buf, n), c2);
+    ifs_buf lo;
+    ifs_buf_init(&lo);
+    ck_assert_int_eq(ifs_lower_ascii(buf, n, &lo), IFS_OK);
+    ck_assert_uint_eq(lo.len, n);
+    for (size_t i = 0; i < n; i++) {
+      unsigned char c = (unsigned char)buf[i];
+      ck_assert_int_eq((unsigned char)lo.p[i], c >= 'A' && c <= 'Z' ? c + 32 : c);
+    }
+    ifs_buf_free(&lo);
+  }
+}
+END_TEST
+
 static Suite *text_suite(void) {
   Suite *s = suite_create("ifs_text");
   TCase *tc = tcase_create("core");
@@ -171,6 +222,7 @@ static Suite *text_suite(void) {
   tcase_add_test(tc, test_decode_prev_and_strip);
   tcase_add_test(tc, test_decimal_and_printable);
   tcase_add_test(tc, test_lower_fails_cleanly);
+  tcase_add_test(tc, test_count_and_lower_ascii_random);
   suite_add_tcase(s, tc);
   return s;
 }
