@@ -44,7 +44,7 @@ build/tests/%: tests/%.c tests/ifs_alloc_test.c $(CORE_OBJ) $(HEADERS)
 	  tests/ifs_alloc_test.c $(CORE_OBJ) $(PKG_LIBS) $(CHECK_LIBS)
 
 unit: $(UNIT_BIN)
-	@for t in $(UNIT_BIN); do echo "== $$t"; $$t || exit 1; done
+	@for t in $(UNIT_BIN); do echo "== $$t"; CK_DEFAULT_TIMEOUT=300 $$t || exit 1; done
 
 sqltest: build/ifscore.so
 	@sh tests/sql/run.sh $(SQLITE)

@@ -321,38 +321,56 @@ int ifs_lower_ascii(const char *s, size_t n, ifs_buf *out) {
   return IFS_OK;
 }
 
+/* Writes cp as internal UTF-8 at d; returns the byte count. */
+static inline size_t put_utf8(unsigned char *d, uint32_t cp) {
+  if (cp < 0x80) { d[0] = (unsigned char)cp; return 1; }
+  if (cp < 0x800) {
+    d[0] = (unsigned char)(0xC0 | (cp >> 6));
+    d[1] = (unsigned char)(0x80 | (cp & 0x3F));
+    return 2;
+  }
+  if (cp < 0x10000) {
+    d[0] = (unsigned char)(0xE0 | (cp >> 12));
+    d[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+    d[2] = (unsigned char)(0x80 | (cp & 0x3F));
+    return 3;
+  }
+  d[0] = (unsigned char)(0xF0 | (cp >> 18));
+  d[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
+  d[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+  d[3] = (unsigned char)(0x80 | (cp & 0x3F));
+  return 4;
+}
+
 int ifs_lower(const char *s, size_t n, ifs_buf *out) {
   const unsigned char *u = (const unsigned char *)s;
-  if (ifs_buf_reserve(out, n)) return IFS_NOMEM;
+  /* No character's lowercase is more than 1.5 times its UTF-8 length
+  ** (the generator's tables bear this out), so one reservation holds. */
+  if (n > SIZE_MAX / 2 - 8 || ifs_buf_reserve(out, n + n / 2 + 4)) return IFS_NOMEM;
+  unsigned char *d = (unsigned char *)out->p + out->len;
   size_t i = 0;
   while (i < n) {
-    if (u[i] < 0x80) {
-      /* ASCII run: lowercase in place of the copy. */
-      size_t start = i;
-      while (i < n && u[i] < 0x80) i++;
-      if (ifs_buf_reserve(out, i - start)) return IFS_NOMEM;
-      char *dst = out->p + out->len;
-      for (size_t k = start; k < i; k++) {
-        unsigned char c = u[k];
-        dst[k - start] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
-      }
-      out->len += i - start;
-      out->p[out->len] = 0;
+    unsigned char c = u[i];
+    if (c < 0x80) {
+      *d++ = (unsigned char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+      i++;
       continue;
     }
     size_t at = i;
     uint32_t cp = ifs_decode(s, n, &i);
-    int rc;
-    if (cp == 0x130) rc = ifs_buf_append(out, "i\xCC\x87", 3);
-    else if (cp == 0x3A3)
-      rc = ifs_buf_append_cp(out, is_final_sigma(s, n, at, i) ? 0x3C2 : 0x3C3);
-    else {
-      int32_t d = lower_delta(cp);
-      rc = d ? ifs_buf_append_cp(out, (uint32_t)((int32_t)cp + d))
-             : ifs_buf_append(out, s + at, i - at);
+    if (cp == 0x130) {
+      memcpy(d, "i\xCC\x87", 3);
+      d += 3;
+    } else if (cp == 0x3A3) {
+      d += put_utf8(d, is_final_sigma(s, n, at, i) ? 0x3C2 : 0x3C3);
+    } else {
+      int32_t delta = lower_delta(cp);
+      if (delta) d += put_utf8(d, (uint32_t)((int32_t)cp + delta));
+      else { memcpy(d, u + at, i - at); d += i - at; }
     }
-    if (rc) return IFS_NOMEM;
   }
+  out->len = (size_t)((char *)d - out->p);
+  out->p[out->len] = 0;
   return IFS_OK;
 }
 
