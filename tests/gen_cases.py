@@ -13,10 +13,11 @@ that file is present (never required).  Patterns that backtrack
 catastrophically are never produced (the match limit is tested apart).
 """
 
-import codecs
 import json
 import os
 import re
+
+from oracle import encode_out
 
 SHARED_CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                              "..", "..", "shared", "data", "ifeval_cases.jsonl")
@@ -129,7 +130,7 @@ INVALID_PATTERNS = [
     r"x++)", r"\X", r"\R", r"\K", r"\G", r"\Y",
 ]
 
-INT_FORMS = ["plain"] * 8 + ["float", "exp", "string", "ustring",
+INT_FORMS = ["plain"] * 8 + ["rfloat", "rfloat", "float", "exp", "string", "ustring",
              "bool", "null", "special", "array", "object", "bigint", "neg"]
 
 DIGIT_SETS = [range(0x30, 0x3A), range(0x660, 0x66A), range(0xFF10, 0xFF1A),
@@ -236,19 +237,7 @@ def jdump(rng, v):
 def to_bytes(s):
     """Text -> bytes: U+DC80..U+DCFF become raw bytes, other surrogates
     their 3-byte form (so both kinds of odd input reach the extension)."""
-    return s.encode("utf-8", "ifscore_gen")
-
-
-def _gen_errors(exc):
-    parts = []
-    for ch in exc.object[exc.start:exc.end]:
-        cp = ord(ch)
-        parts.append(bytes([cp - 0xDC00]) if 0xDC80 <= cp <= 0xDCFF
-                     else ch.encode("utf-8", "surrogatepass"))
-    return b"".join(parts), exc.end
-
-
-codecs.register_error("ifscore_gen", _gen_errors)
+    return encode_out(s)
 
 
 def dec(b):
@@ -488,6 +477,8 @@ def rand_needle_value(rng, text):
 
 
 def rand_scalar(rng):
+    if rng.random() < 0.25:
+        return Raw(rand_float_text(rng))
     return rng.choice([
         None, True, False, 0, 1, -1, 12, 10 ** 20, 2 ** 64, 1.0, 0.1, -0.0,
         0.5, 1e16, 1e-5, 1e22, 123456789012345678.0, float("nan"),
@@ -498,6 +489,26 @@ def rand_scalar(rng):
         "\u2028", Raw("1E2"), Raw("-0"), Raw("1e400"), Raw("0.30000000000000004"),
         Raw("9007199254740993.0"), Raw("1e-400"), Raw("-1e-400"),
         Raw("2.5e-320"), Raw("1" * 25 + ".5"), Raw("123456789.123456789")])
+
+
+def rand_float_text(rng):
+    """A random JSON number with a fraction and/or exponent: exercises
+    decimal -> double rounding, int() of the double and repr()."""
+    r = rng.random()
+    if r < 0.3:
+        return repr(rng.uniform(-1e6, 1e6))
+    if r < 0.5:
+        x = rng.getrandbits(64) / (1 << rng.randrange(0, 64))
+        return repr(x if rng.random() < 0.8 else -x)
+    mant = str(rng.randrange(1, 10 ** rng.randrange(1, 25)))
+    frac = str(rng.randrange(10 ** rng.randrange(1, 25)))
+    text = rng.choice(["-", ""]) + mant
+    if rng.random() < 0.7:
+        text += "." + frac
+    if rng.random() < 0.6 or "." not in text:
+        text += rng.choice(["e", "E"]) + rng.choice(["", "+", "-"]) + str(
+            rng.choice([rng.randrange(0, 30), rng.randrange(280, 330)]))
+    return text
 
 
 # ------------------------------------------------------------ limits
@@ -535,7 +546,11 @@ def limit_value(rng, base):
                            "1" * 4301, "1_" * 2150 + "1", "-" + "9" * 4300,
                            "%d \u0663" % n, "inf", "nan", "True"])
     if form == "ustring":
-        return to_digits(rng, str(n))
+        t = "".join(to_digits(rng, c) for c in str(n))     # mixed scripts
+        return rng.choice(["", " ", rng.choice(PY_SPACES)]) + t + rng.choice(
+            ["", " ", rng.choice(PY_SPACES), rng.choice(NOT_SPACES)])
+    if form == "rfloat":
+        return Raw(rand_float_text(rng))
     if form == "bool":
         return rng.choice([True, False])
     if form == "null":

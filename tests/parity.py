@@ -9,8 +9,9 @@ if_is_json and if_search on the same inputs.  Arguments go in as BLOBs or,
 for every other row, as TEXT with the same bytes (CAST), NULL for None.
 
 Groups: "generated" (tests/gen_cases.py, a new seed per run unless --seed),
-"twins" (consecutive near-identical rows, against a stale per-row memo) and
-"corpus" (every case of ../shared/data/ifeval_cases.jsonl when present).
+"twins" (consecutive near-identical rows, against a stale per-row memo),
+"corpus" (every case of ../shared/data/ifeval_cases.jsonl when present) and
+"fresh" (edge cases and the first generated ones, each on a new connection).
 Closes with "N passed, M failed"; exit 1 on any mismatch.
 """
 
@@ -95,10 +96,12 @@ def run_group(con, cases):
     con.execute("DROP TABLE IF EXISTS temp.cases")
     con.execute("CREATE TEMP TABLE cases(id INTEGER PRIMARY KEY, r0 BLOB, "
                 "c0 BLOB, p0 BLOB, astext INTEGER)")
-    pats = [search_pattern(i, c) for i, (_, c) in enumerate(cases)]
+    # a case is (response, constraints) or (response, constraints, pattern)
+    pats = [case[2] if len(case) > 2 else search_pattern(i, case[1])
+            for i, case in enumerate(cases)]
     con.executemany("INSERT INTO cases VALUES (?, ?, ?, ?, ?)",
-                    [(i, r, c, pats[i], i % 2)
-                     for i, (r, c) in enumerate(cases)])
+                    [(i, case[0], case[1], pats[i], i % 2)
+                     for i, case in enumerate(cases)])
     rows = {}
     for i, seq, kind, label, ok in con.execute(CHECKS_QUERY):
         rows.setdefault(i, []).append((seq, kind, label, ok))
@@ -106,7 +109,7 @@ def run_group(con, cases):
     for row in con.execute(QUERY):
         i = row[0]
         got = row[1:4] + (read_eval(row[4]),) + row[5:] + (rows.get(i, []),)
-        resp, cons = cases[i]
+        resp, cons = cases[i][:2]
         exp = expected(resp, cons, pats[i])
         diff = [f for f, e, g in zip(FIELDS, exp, got)
                 if not same(e, g)]
@@ -156,6 +159,26 @@ def twins(rng, cases, n):
         else:
             out.append((resp, b'{"max_words": 3}'))
     return out
+
+
+# Edge cases run each on a brand-new connection (state-dependent bugs).
+FRESH_EDGES = [(b"", b"", b""), (b"x", b"", b""), (None, None, None),
+               (b"", None, b"x*"), (None, b"{}", b"^"), (b"x", b"{}", None),
+               (b"", b'{"regex": "x*"}', b"()"), (b"x", b'{"max_words": 0}', b"$"),
+               (b"\x80", b'{"must_include": "\\udc80"}', b"\x80"),
+               (b"```", b"[]", b"`"), (b"a", b'{"regex": "a|"}', b"|")]
+
+
+def run_fresh(lib, cases):
+    """Each case alone on a new connection; returns (matched, mismatches)."""
+    matched, bad = 0, []
+    for case in cases:
+        con = connect(lib)
+        m, b = run_group(con, [case])
+        con.close()
+        matched += m
+        bad.extend(b)
+    return matched, bad
 
 
 def corpus_cases(path):
@@ -226,10 +249,14 @@ def main():
         groups.append(("corpus", corpus_cases(args.corpus)))
     else:
         print(f"corpus: {os.path.normpath(args.corpus)} absent, skipped")
+    fresh = FRESH_EDGES + generated[:150]
     passed = failed = 0
     shown = 0
-    for name, cases in groups:
-        matched, bad = run_group(con, cases)
+    for name, cases in groups + [("fresh", fresh)]:
+        if name == "fresh":
+            matched, bad = run_fresh(args.lib, cases)
+        else:
+            matched, bad = run_group(con, cases)
         print(f"{name}: {matched}/{len(cases)} matched")
         if bad:
             fields = {}

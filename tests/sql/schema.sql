@@ -42,7 +42,7 @@ INSERT OR IGNORE INTO graded VALUES ('one', '{"max_words": 1}'), ('one two', '{"
   ('one two', '{"max_words": 2, "min_words": 9}');
 SELECT r, if_score(r, c) FROM graded;
 
--- a schema reopened in a fresh connection still works (functions persist in DDL)
+-- a generated column in an attached database
 ATTACH ':memory:' AS aux;
 CREATE TABLE aux.t(x TEXT, n INTEGER GENERATED ALWAYS AS (if_chars(x)));
 INSERT INTO aux.t(x) VALUES ('héllo'), (NULL), (x'80ff');
