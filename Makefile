@@ -25,7 +25,7 @@ HEADERS  = $(wildcard ext/*.h)
 UNIT_SRC = $(wildcard tests/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/%.c=build/tests/%)
 
-.PHONY: all deps demo test unit tables sqltest parity bench install clean
+.PHONY: all deps demo test unit tables sqltest parity analytics bench install clean
 all: build/ifscore.so
 
 deps:
@@ -55,7 +55,11 @@ parity: build/ifscore.so
 tables: | deps
 	@$(PYTHON) tests/check_tables.py
 
-test: unit tables sqltest parity
+analytics: build/ifscore.so
+	@sh tests/sql_analytics/run.sh $(SQLITE)
+	@$(PYTHON) tests/analytics.py
+
+test: unit tables sqltest parity analytics
 	@echo "make test: all suites passed"
 
 demo: build/ifscore.so

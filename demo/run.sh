@@ -31,3 +31,17 @@ echo "ifscore demo: $("$SQLITE" build/demo.db \
   "SELECT count(*) || ' answers from ' || count(DISTINCT model) || ' models to '
           || count(DISTINCT prompt_id) || ' prompts' FROM cases") (build/demo.db)"
 "$SQLITE" -bail -cmd ".mode $mode" build/demo.db < demo/demo.sql
+
+# Eval runs: import the runner's results for two runs, regrade them, analytics.
+rm -f build/runs.db
+"$SQLITE" -bail build/runs.db < sql/schema.sql
+for f in tests/fixtures/eval_results_*.json; do
+  "$SQLITE" -bail -cmd ".parameter set :results $f" \
+    -cmd ".parameter set :dataset tests/fixtures/if_dataset.jsonl" \
+    build/runs.db < sql/import.sql
+done
+echo
+echo "eval runs: $("$SQLITE" build/runs.db \
+  "SELECT count(*) || ' cases of ' || count(DISTINCT run_id) || ' runs imported from tests/fixtures'
+   FROM cases") (build/runs.db)"
+"$SQLITE" -bail -cmd ".load build/ifscore" -cmd ".mode $mode" build/runs.db < sql/regrade.sql

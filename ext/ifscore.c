@@ -316,7 +316,15 @@ typedef struct checks_cursor {
   sqlite3_vtab_cursor base;
   ifs_result res;
   size_t row;
+  sqlite3_value *args[2];   /* the call's arguments, shown in the hidden columns */
 } checks_cursor;
+
+static void cursor_drop_args(checks_cursor *c) {
+  for (int j = 0; j < 2; j++) {
+    sqlite3_value_free(c->args[j]);
+    c->args[j] = NULL;
+  }
+}
 
 static int checks_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
                           sqlite3_vtab **out, char **err) {
@@ -376,6 +384,7 @@ static int checks_open(sqlite3_vtab *v, sqlite3_vtab_cursor **out) {
 static int checks_close(sqlite3_vtab_cursor *cur) {
   checks_cursor *c = (checks_cursor *)cur;
   ifs_result_free(&c->res);
+  cursor_drop_args(c);
   sqlite3_free(c);
   return SQLITE_OK;
 }
@@ -388,8 +397,14 @@ static int checks_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxSt
   const char *resp = NULL, *cons = NULL;
   size_t rn = 0, cn = 0;
   int k = 0;
-  if ((idxNum & 1) && arg_text(argv[k++], &resp, &rn)) return SQLITE_NOMEM;
-  if ((idxNum & 2) && arg_text(argv[k++], &cons, &cn)) return SQLITE_NOMEM;
+  cursor_drop_args(c);
+  for (int j = 0; j < 2; j++) {
+    if (!(idxNum & (1 << j))) continue;
+    c->args[j] = sqlite3_value_dup(argv[k++]);
+    if (!c->args[j]) return SQLITE_NOMEM;
+  }
+  if (c->args[0] && arg_text(c->args[0], &resp, &rn)) return SQLITE_NOMEM;
+  if (c->args[1] && arg_text(c->args[1], &cons, &cn)) return SQLITE_NOMEM;
   c->row = 0;
   if (ifs_evaluate(conn->ev, resp, rn, cons, cn, &c->res) != IFS_OK) return SQLITE_NOMEM;
   if (c->res.verdict != IFS_SCORED) c->res.total = 0;
@@ -417,7 +432,11 @@ static int checks_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col
                       &((checks_vtab *)cur->pVtab)->conn->out);
       break;
     case COL_OK: sqlite3_result_int(ctx, k->ok != 0); break;
-    default: break;   /* hidden argument columns read as NULL */
+    case COL_RESPONSE:
+    case COL_CONSTRAINTS:
+      if (c->args[col - COL_RESPONSE]) sqlite3_result_value(ctx, c->args[col - COL_RESPONSE]);
+      break;
+    default: break;
   }
   return SQLITE_OK;
 }

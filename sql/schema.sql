@@ -7,7 +7,9 @@
 --
 --   sqlite3 runs.db < sql/schema.sql          -- idempotent: IF NOT EXISTS everywhere
 --
--- Pure SQL: needs SQLite >= 3.38 (built-in JSON1), not the ifscore extension.
+-- Pure SQL: needs SQLite >= 3.25, not the ifscore extension. No function in the
+-- schema, so it also works with PRAGMA trusted_schema = off (the JSON1 functions
+-- are not innocuous in some SQLite versions, 3.40 among them).
 --
 -- run_summary gives exactly the runner's summary, from the current scores:
 --   scored_cases        cases whose score is a number (score IS NOT NULL)
@@ -47,7 +49,6 @@ CREATE TABLE IF NOT EXISTS runs (
   pipeline       TEXT,     -- e.g. instruction_following.yaml
   total_cases    INTEGER,  -- the runner's total_cases: the size of its dataset
   summary        TEXT      -- the runner's own summary object, verbatim (JSON)
-                 CHECK (summary IS NULL OR json_valid(summary))
 );
 
 CREATE TABLE IF NOT EXISTS cases (

@@ -1,0 +1,1021 @@
+"""analytics.py — tests of the analytics surface of ifscore: if_pass, if_eval
+and if_checks against the Python oracle, the SQL scripts of sql/ and the
+run_summary view against the eval runner's formula.
+
+    /usr/bin/python3 tests/analytics.py [--seed N] [--count N] [--show N]
+                                        [--ext build/ifscore] [--sqlite sqlite3]
+                                        [--only group,...]
+
+Groups (each assertion counts once in the closing "N passed, M failed"; exit 1
+on any failure):
+
+  parity      if_pass (default and explicit thresholds), if_eval (parsed as JSON,
+              keys in order, the number written as Python's repr) and if_checks
+              (row by row: seq, kind, label, ok) against tests/oracle.py, on the
+              cases of tests/gen_cases.py (a new seed per run unless --seed), the
+              shared corpus and the fixtures; arguments as BLOB and as TEXT.
+  threshold   if_pass's threshold: a non-number is an SQL error.
+  trusted     every function with PRAGMA trusted_schema = off in views, generated
+              columns, CHECK constraints, index expressions, a partial index and
+              a trigger, after reopening the database; a non-innocuous function
+              in a view fails there (the control).
+  subtype     if_eval's JSON subtype: ->>, json_extract, json_type, json_each,
+              json_object / json_array / json_group_array nesting it as an object.
+  rounding    run_summary's round(x, 4) against Python's round on tie values,
+              their neighbours and random doubles (pure SQL, no extension).
+  summary     run_summary against the runner's formula on random runs.
+  scripts     sql/import.sql through the sqlite3 CLI on the fixtures: every column
+              against the files, idempotence, JSON array / JSONL / CRLF datasets,
+              errors; sql/regrade.sql: every score against the oracle, and
+              run_summary against the runner's formula over the same data.
+
+IFSCORE_NO_REGEX=1 skips cases with a regex (for a build with a stub regex).
+"""
+
+import argparse
+import json
+import math
+import os
+import random
+import re
+import shutil
+import sqlite3
+import struct
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+
+import gen_cases  # noqa: E402
+import oracle     # noqa: E402
+
+FIXTURES = os.path.join(HERE, "fixtures")
+RESULTS = [os.path.join(FIXTURES, f) for f in
+           ("eval_results_gpt-4o-mini.json", "eval_results_llama-3.1-8b.json")]
+DATASET = os.path.join(FIXTURES, "if_dataset.jsonl")
+SCHEMA = os.path.join(ROOT, "sql", "schema.sql")
+IMPORT = os.path.join(ROOT, "sql", "import.sql")
+REGRADE = os.path.join(ROOT, "sql", "regrade.sql")
+PASS_THRESHOLD = 0.5
+NO_REGEX = os.environ.get("IFSCORE_NO_REGEX") == "1"
+
+
+# ------------------------------------------------------------------ tally
+
+class Tally:
+    def __init__(self, show):
+        self.passed = 0
+        self.failed = 0
+        self.show = show
+        self.shown = {}
+
+    def check(self, group, ok, what=""):
+        if ok:
+            self.passed += 1
+            return True
+        self.failed += 1
+        n = self.shown.get(group, 0)
+        if n < self.show:
+            print(f"FAIL [{group}] {what}")
+        self.shown[group] = n + 1
+        return False
+
+    def same(self, group, expected, got, what=""):
+        return self.check(group, same(expected, got),
+                          f"{what}\n    expected {short(expected)}\n    got      {short(got)}")
+
+
+def same(e, g):
+    """Exact equality: floats bit for bit, types included (1 is not 1.0)."""
+    if isinstance(e, float) and isinstance(g, float):
+        return struct.pack("<d", e) == struct.pack("<d", g) or e == g == 0.0 and \
+            math.copysign(1, e) == math.copysign(1, g)
+    if isinstance(e, (list, tuple)) and isinstance(g, (list, tuple)):
+        return len(e) == len(g) and all(same(x, y) for x, y in zip(e, g))
+    if isinstance(e, dict) and isinstance(g, dict):
+        return list(e) == list(g) and all(same(e[k], g[k]) for k in e)
+    return type(e) is type(g) and e == g
+
+
+def short(v, limit=400):
+    s = repr(v)
+    return s if len(s) <= limit else s[:limit] + "..."
+
+
+# ------------------------------------------------------------ connections
+
+def connect(ext, path=":memory:"):
+    con = sqlite3.connect(path)
+    con.enable_load_extension(True)
+    con.load_extension(ext)
+    con.enable_load_extension(False)
+    con.text_factory = bytes
+    return con
+
+
+# ------------------------------------------------ the oracle's check list
+
+def spec_checks(resp_b, cons_b):
+    """[(kind, label, ok)] as SPEC.md section 1 builds them, from the
+    oracle's primitives; [] when inconclusive."""
+    resp = "" if resp_b is None else oracle.decode_in(resp_b)
+    if cons_b is None:
+        return []
+    try:
+        C = oracle.json_loads(oracle.decode_in(cons_b))
+    except oracle.InvalidJSON:
+        return []
+    if not C or not isinstance(C, dict):
+        return []
+    words, chars = len(resp.split()), len(resp)
+    out = []
+    for key, op, got in (("max_words", "<=", words), ("min_words", ">=", words),
+                         ("max_chars", "<=", chars)):
+        if key in C:
+            limit = oracle.py_int(C[key])
+            if limit is None:
+                out.append((key, f"{key} (invalid value)", False))
+            else:
+                out.append((key, f"{key}{op}{limit} (got {got})",
+                            got <= limit if op == "<=" else got >= limit))
+    if C.get("must_be_json"):
+        out.append(("must_be_json", "must_be_json", oracle.is_json_str(resp)))
+    for key, want in (("must_include", True), ("must_exclude", False)):
+        for needle in oracle.as_list(C.get(key)):
+            out.append((key, f"{key} '{needle}'",
+                        (needle.lower() in resp.lower()) == want))
+    if C.get("regex"):
+        pattern = oracle.py_str(C["regex"])
+        found = oracle.regex_search_str(pattern, resp)
+        if found is None:
+            out.append(("regex", f"regex /{pattern}/ (invalid pattern)", False))
+        else:
+            out.append(("regex", f"regex /{pattern}/", found))
+    return out
+
+
+def reason_of(checks):
+    passed = sum(1 for _, _, ok in checks if ok)
+    failed = [label for _, label, ok in checks if not ok]
+    if not failed:
+        return f"all {len(checks)} constraints satisfied"
+    return f"{passed}/{len(checks)} satisfied; failed: " + "; ".join(failed)
+
+
+def pass_of(score, threshold=PASS_THRESHOLD):
+    return None if score is None else int(score >= threshold)
+
+
+def eval_of(score, reason):
+    if score is None:
+        return {"reason": reason}
+    return {"score": score, "instruction_following": score, "reason": reason}
+
+
+# ------------------------------------------------------------ case sources
+
+def corpus_cases():
+    path = gen_cases.SHARED_CORPUS
+    out = []
+    if not os.path.exists(path):
+        return out
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                row = json.loads(line)
+                resp, cons = row.get("response"), row.get("constraints")
+                out.append((None if resp is None else gen_cases.to_bytes(resp),
+                            None if cons is None else gen_cases.to_bytes(
+                                json.dumps(cons, ensure_ascii=False))))
+    return out
+
+
+def fixture_cases():
+    by_id = {}
+    with open(DATASET, encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                d = json.loads(line)
+                by_id[d["id"]] = d
+    out = []
+    for path in RESULTS:
+        with open(path, encoding="utf-8") as f:
+            for c in json.load(f)["cases"]:
+                cons = by_id[c["id"]]["constraints"]
+                out.append((c["agent_response"].encode(),
+                            None if cons is None else json.dumps(cons).encode()))
+    return out
+
+
+HAND_CASES = [
+    (None, None), (b"", None), (None, b"{}"), (b"x", b"null"), (b"x", b"[1]"),
+    (b"x", b"{"), (b"x", b'"max_words"'), (b"a b c", b'{"max_words": 2}'),
+    (b"a b", b'{"max_words": 2, "min_words": 3}'),
+    (b"Hello world", b'{"max_words": 5, "must_include": "hello"}'),
+    (b"Hello world", b'{"must_include": ["x", "hello", "", 1, null, true, 1.5]}'),
+    (b"\xff\xfe bad bytes", b'{"max_chars": 3, "must_include": "\\udcff"}'),
+    (b'```json\n{"a": 1}\n```', b'{"must_be_json": "false"}'),
+    (b"tab\there", b'{"max_words": "\xd9\xa1\xd9\xa2", "max_chars": 1e20}'),
+    (b"x", b'{"max_words": null, "min_words": [], "max_chars": "1e3"}'),
+    (b"quote \" and \\ back\nslash", b'{"must_exclude": "\\"", "max_chars": -1}'),
+    (b"ctrl \x01\x1f\x7f", b'{"must_include": "\\u0001"}'),
+    (b"NUL\x00inside", b'{"must_include": "\\u0000", "max_chars": 10}'),
+    (b"x", b'{"tone": "formal"}'),
+    (b"x" * 5000, b'{"max_chars": 4999}'),
+]
+REGEX_HAND = [
+    (b"2024-01-02", b'{"regex": "^\\\\d{4}-\\\\d{2}-\\\\d{2}$"}'),
+    (b"abc", b'{"regex": "[", "max_words": 1}'),
+    (b"abc", b'{"regex": "(?<n>x)"}'),
+]
+
+
+def all_cases(rng, count):
+    cases = gen_cases.generate(rng, count) + corpus_cases() + fixture_cases() + HAND_CASES
+    if NO_REGEX:
+        return [(r, c) for r, c in cases if c is None or b"regex" not in c]
+    return cases + REGEX_HAND
+
+
+# ------------------------------------------------------------------ parity
+
+THRESHOLDS = [0.0, 0.25, 1 / 3, 0.5, 2 / 3, 0.75, 1.0, -1.0, 1.5, 5e-324,
+              0.49999999999999994, 0.5000000000000001, 0.6666666666666667]
+
+PARITY_QUERY = """
+SELECT id, if_pass(r, c), if_eval(r, c), {extra}
+FROM (SELECT id, CASE WHEN astext THEN CAST(r0 AS TEXT) ELSE r0 END AS r,
+                 CASE WHEN astext THEN CAST(c0 AS TEXT) ELSE c0 END AS c FROM pcases)
+ORDER BY id
+"""
+
+CHECKS_QUERY = """
+SELECT a.id, k.seq, k.kind, k.label, k.ok
+FROM (SELECT id, CASE WHEN astext THEN CAST(r0 AS TEXT) ELSE r0 END AS r,
+                 CASE WHEN astext THEN CAST(c0 AS TEXT) ELSE c0 END AS c FROM pcases) AS a,
+     if_checks(a.r, a.c) AS k
+ORDER BY a.id, k.seq
+"""
+
+EVAL_NUMBER = re.compile(rb'^\{"score": ([^,]+), "instruction_following": ([^,]+), ')
+
+
+def test_parity(t, ext, cases):
+    con = connect(ext)
+    con.execute("CREATE TEMP TABLE pcases (id INTEGER PRIMARY KEY, r0 BLOB, c0 BLOB,"
+                " astext INTEGER)")
+    con.executemany("INSERT INTO pcases VALUES (?, ?, ?, ?)",
+                    [(i, r, c, i % 2) for i, (r, c) in enumerate(cases)])
+    extra = ", ".join(f"if_pass(r, c, {t_!r})" for t_ in THRESHOLDS)
+    got_checks = {}
+    for i, seq, kind, label, ok in con.execute(CHECKS_QUERY):
+        got_checks.setdefault(i, []).append((seq, kind, label, ok))
+    for row in con.execute(PARITY_QUERY.format(extra=extra)):
+        i, got_pass, got_eval, got_thr = row[0], row[1], row[2], row[3:]
+        resp, cons = cases[i]
+        score, reason = oracle.evaluate(resp, cons)
+        what = f"case {i}: response={short(resp, 200)} constraints={short(cons, 200)}"
+        checks = spec_checks(resp, cons)
+        # the test's own check list must explain the oracle's reason
+        if checks:
+            t.check("oracle", reason_of(checks) == reason and
+                    score == sum(ok for _, _, ok in checks) / len(checks),
+                    f"{what}: the SPEC check list disagrees with the oracle")
+        else:
+            t.check("oracle", score is None, f"{what}: no checks but a score")
+        if hasattr(oracle, "checks"):
+            t.check("oracle", [(k, l, int(o)) for k, l, o in checks] ==
+                    [(k, l, o) for _, k, l, o in oracle.checks(resp, cons)],
+                    f"{what}: oracle.checks differs from the SPEC check list")
+        t.same("if_pass", pass_of(score), got_pass, f"{what}: if_pass(r, c)")
+        for thr, g in zip(THRESHOLDS, got_thr):
+            t.same("if_pass", pass_of(score, thr), g, f"{what}: if_pass(r, c, {thr!r})")
+        try:
+            parsed = json.loads(got_eval.decode("utf-8"))
+        except (ValueError, AttributeError) as e:
+            t.check("if_eval", False, f"{what}: if_eval is not UTF-8 JSON ({e}): "
+                    f"{short(got_eval)}")
+        else:
+            t.same("if_eval", eval_of(score, reason), parsed, f"{what}: if_eval")
+            if score is not None:
+                m = EVAL_NUMBER.match(got_eval)
+                t.check("if_eval", m is not None and
+                        m.group(1) == m.group(2) == repr(score).encode(),
+                        f"{what}: if_eval numbers are not repr({score!r}): "
+                        f"{short(got_eval, 120)}")
+        want = [(k, kind.encode(), oracle.encode_out(label), int(ok))
+                for k, (kind, label, ok) in enumerate(checks)]
+        t.same("if_checks", want, got_checks.get(i, []), f"{what}: if_checks rows")
+    con.close()
+
+
+# --------------------------------------------------------------- threshold
+
+def test_threshold(t, ext):
+    con = connect(ext)
+    r, c = b"a b c", b'{"max_words": 2, "min_words": 1}'     # score 0.5
+    for bad in (None, "abc", "", "0.5abc", b"\x00", b"0.5"):
+        try:
+            con.execute("SELECT if_pass(?, ?, ?)", (r, c, bad)).fetchone()
+        except sqlite3.OperationalError as e:
+            t.check("threshold", "threshold" in str(e),
+                    f"if_pass(.., {bad!r}): unexpected message {e}")
+        else:
+            t.check("threshold", False, f"if_pass(.., {bad!r}) is not an error")
+    # also when the evaluation is inconclusive
+    try:
+        con.execute("SELECT if_pass('x', NULL, 'abc')").fetchone()
+        t.check("threshold", False, "if_pass('x', NULL, 'abc') is not an error")
+    except sqlite3.OperationalError:
+        t.check("threshold", True)
+    cases = [("0.5", 1), ("0.75", 0), (1, 0), (0, 1), ("1e-3", 1), (0.5, 1),
+             (0.5000000000000001, 0)]
+    for thr, want in cases:
+        got = con.execute("SELECT if_pass(?, ?, ?)", (r, c, thr)).fetchone()[0]
+        t.same("threshold", want, got, f"if_pass(score 0.5, {thr!r})")
+    t.same("threshold", (1, 1, None, None),
+           con.execute("SELECT if_pass(?, ?), if_pass(?, ?, 0.5), if_pass('x', '{}'),"
+                       " if_pass('x', '{}', 2)", (r, c, r, c)).fetchone(), "defaults")
+    con.close()
+
+
+# ---------------------------------------------------------------- trusted
+
+# Only ifscore's functions (and json_each, an innocuous table-valued function).
+TRUSTED_SCHEMA = """
+CREATE TABLE t (
+  r TEXT, c TEXT,
+  s   REAL    GENERATED ALWAYS AS (if_score(r, c)) VIRTUAL,
+  why TEXT    GENERATED ALWAYS AS (if_reason(r, c)) STORED,
+  p   INTEGER GENERATED ALWAYS AS (if_pass(r, c)) VIRTUAL,
+  p75 INTEGER GENERATED ALWAYS AS (if_pass(r, c, 0.75)) STORED,
+  e   TEXT    GENERATED ALWAYS AS (if_eval(r, c)) STORED,
+  CHECK (if_reason(r, c) IS NOT NULL),
+  CHECK (if_score(r, c) IS NULL OR if_score(r, c) BETWEEN 0 AND 1),
+  CHECK (if_pass(r, c) IS if_pass(r, c, 0.5)),
+  CHECK (if_eval(r, c) LIKE '{%}')
+);
+CREATE INDEX t_score ON t (if_score(r, c));
+CREATE INDEX t_pass ON t (if_pass(r, c), if_pass(r, c, 1.0));
+CREATE INDEX t_reason ON t (if_reason(r, c));
+CREATE INDEX t_eval ON t (if_eval(r, c));
+CREATE INDEX t_passing ON t (r) WHERE if_pass(r, c) = 1;
+CREATE TABLE gate_pass (r TEXT, c TEXT, CHECK (if_pass(r, c) = 1));
+CREATE TABLE gate_eval (r TEXT, c TEXT, CHECK (if_eval(r, c) NOT LIKE '{"reason"%'));
+CREATE TABLE gate_score (r TEXT, c TEXT, CHECK (if_score(r, c) >= 0.5));
+CREATE TABLE gate_reason (r TEXT, c TEXT, CHECK (if_reason(r, c) NOT LIKE '%cannot score'));
+CREATE VIEW v AS
+  SELECT rowid AS id, if_score(r, c) AS s, if_reason(r, c) AS why, if_pass(r, c) AS p,
+         if_pass(r, c, 0.75) AS p75, if_eval(r, c) AS e FROM t;
+CREATE VIEW v_checks AS
+  SELECT t.rowid AS id, k.seq, k.kind, k.label, k.ok FROM t, if_checks(t.r, t.c) AS k;
+CREATE VIEW v_keys AS
+  SELECT rowid AS id,
+         (SELECT group_concat(key) FROM json_each(if_eval(t.r, t.c))) AS keys FROM t;
+CREATE TABLE log (id INTEGER, seq INTEGER, kind TEXT, ok INTEGER);
+CREATE TRIGGER t_checks AFTER INSERT ON t BEGIN
+  INSERT INTO log SELECT NEW.rowid, seq, kind, ok FROM if_checks(NEW.r, NEW.c);
+END;
+"""
+
+# JSON1 around if_eval in the schema: SQLite's own JSON functions are not
+# innocuous in some versions (3.40), which then refuse these with
+# trusted_schema off whatever the extension does.
+TRUSTED_JSON_SCHEMA = """
+CREATE TABLE tj (
+  r TEXT, c TEXT,
+  er TEXT GENERATED ALWAYS AS (if_eval(r, c) ->> '$.reason') VIRTUAL,
+  CHECK (json_valid(if_eval(r, c)))
+);
+CREATE INDEX tj_reason ON tj (if_eval(r, c) ->> '$.reason');
+CREATE TABLE gate_json (r TEXT, c TEXT, CHECK (if_eval(r, c) ->> '$.score' >= 0.5));
+CREATE VIEW v_json AS
+  SELECT rowid AS id, json_object('e', if_eval(r, c)) AS wrapped,
+         if_eval(r, c) ->> '$.score' AS es FROM tj;
+"""
+
+TRUSTED_ROWS = [
+    ("Hello world", '{"max_words": 5, "must_include": "hello"}'),
+    ("Hello world", '{"max_words": 1, "must_include": ["x", "world"]}'),
+    ("one two three", '{"min_words": 4, "max_chars": 5, "must_exclude": "two"}'),
+    ('```json\n{"a": 1}\n```', '{"must_be_json": true}'),
+    ("anything", None),
+    ("anything", '{"tone": "formal"}'),
+]
+
+
+def json1_innocuous(tmp):
+    """Whether this SQLite lets its JSON functions run from a schema with
+    trusted_schema off."""
+    path = os.path.join(tmp, "probe.db")
+    con = sqlite3.connect(path)
+    con.execute("CREATE VIEW probe AS SELECT json_valid('{}') AS ok")
+    con.commit()
+    con.close()
+    con = sqlite3.connect(path)
+    con.execute("PRAGMA trusted_schema = off")
+    try:
+        return con.execute("SELECT ok FROM probe").fetchone() == (1,)
+    except sqlite3.OperationalError:
+        return False
+    finally:
+        con.close()
+
+
+def reopen(ext, path, trusted):
+    con = connect(ext, path)
+    con.create_function("py_same", 1, lambda s: s, deterministic=True)
+    con.execute(f"PRAGMA trusted_schema = {'on' if trusted else 'off'}")
+    return con
+
+
+def test_trusted(t, ext, tmp):
+    path = os.path.join(tmp, "trusted.db")
+    con = connect(ext, path)
+    con.executescript(TRUSTED_SCHEMA)
+    with open(SCHEMA, encoding="utf-8") as f:
+        con.executescript(f.read())
+    con.create_function("py_same", 1, lambda s: s, deterministic=True)
+    con.execute("CREATE VIEW v_control AS SELECT py_same(r) FROM t")
+    con.commit()
+    con.close()
+
+    con = reopen(ext, path, False)
+    t.same("trusted", [(0,)], con.execute("PRAGMA trusted_schema").fetchall(), "pragma")
+    con.executemany("INSERT INTO t (r, c) VALUES (?, ?)", TRUSTED_ROWS)
+    con.commit()
+    expected = {}
+    for i, (r, c) in enumerate(TRUSTED_ROWS, 1):
+        rb, cb = r.encode(), None if c is None else c.encode()
+        score, reason = oracle.evaluate(rb, cb)
+        expected[i] = (score, reason, spec_checks(rb, cb))
+    for row in con.execute("SELECT rowid, s, why, p, p75, e FROM t"):
+        i, s, why, p, p75, e = row
+        score, reason, _ = expected[i]
+        t.same("trusted", (score, reason.encode(), pass_of(score), pass_of(score, 0.75),
+                           eval_of(score, reason)),
+               (s, why, p, p75, json.loads(e)), f"generated columns of row {i}")
+    for row in con.execute("SELECT id, s, why, p, p75, e FROM v"):
+        i, s, why, p, p75, e = row
+        score, reason, _ = expected[i]
+        t.same("trusted", (score, reason.encode(), pass_of(score), pass_of(score, 0.75),
+                           eval_of(score, reason)),
+               (s, why, p, p75, json.loads(e)), f"view v, row {i}")
+    got = {}
+    for i, seq, kind, label, ok in con.execute("SELECT * FROM v_checks ORDER BY id, seq"):
+        got.setdefault(i, []).append((seq, kind.decode(), label.decode(), ok))
+    logged = {}
+    for i, seq, kind, ok in con.execute("SELECT * FROM log ORDER BY id, seq"):
+        logged.setdefault(i, []).append((seq, kind.decode(), ok))
+    for i, (score, reason, checks) in expected.items():
+        want = [(k, kind, label, int(ok)) for k, (kind, label, ok) in enumerate(checks)]
+        t.same("trusted", want, got.get(i, []), f"view v_checks, row {i}")
+        t.same("trusted", [(k, kind, ok) for k, kind, _, ok in want], logged.get(i, []),
+               f"trigger with if_checks, row {i}")
+    for i, keys in con.execute("SELECT * FROM v_keys"):
+        score, reason, _ = expected[i]
+        t.same("trusted", ",".join(eval_of(score, reason)).encode(), keys,
+               f"view v_keys (json_each over if_eval), row {i}")
+    # the indexes are used and agree with the table
+    for index, where in (("t_score", "if_score(r, c) > 0.4"),
+                         ("t_eval", "if_eval(r, c) = 'x'"),
+                         ("t_reason", "if_reason(r, c) = 'x'"),
+                         ("t_pass", "if_pass(r, c) = 0")):
+        plan = " ".join(str(r[-1]) for r in con.execute(
+            f"EXPLAIN QUERY PLAN SELECT r FROM t WHERE {where}"))
+        t.check("trusted", index in plan, f"index {index} not used for {where}: {plan}")
+    want = sorted(r for i, (r, _) in enumerate(TRUSTED_ROWS, 1)
+                  if pass_of(expected[i][0]) == 1)
+    got = sorted(r.decode() for (r,) in con.execute(
+        "SELECT r FROM t INDEXED BY t_passing WHERE if_pass(r, c) = 1 AND r > ''"))
+    t.same("trusted", want, got, "partial index t_passing")
+    t.same("trusted", [(b"ok",)], con.execute("PRAGMA integrity_check").fetchall(),
+           "integrity_check (recomputes every index expression)")
+    # CHECK constraints accept and reject through the functions
+    for table in ("gate_pass", "gate_eval", "gate_score", "gate_reason"):
+        con.execute(f"INSERT INTO {table} VALUES ('Hello world', '{{\"max_words\": 5}}')")
+        try:
+            con.execute(f"INSERT INTO {table} VALUES ('Hello world', ?)",
+                        ("{}" if table in ("gate_reason", "gate_eval") else
+                         '{"max_words": 1}',))
+            t.check("trusted", False, f"CHECK of {table} did not reject")
+        except sqlite3.IntegrityError as e:
+            t.check("trusted", "CHECK constraint failed" in str(e), f"{table}: {e}")
+    # run_summary (sql/schema.sql) is pure SQL
+    con.execute("INSERT INTO runs (run_id) VALUES ('r')")
+    con.execute("INSERT INTO cases (run_id, ord, id, score, expected_behavior)"
+                " SELECT 'r', rowid, rowid, s, 'good' FROM t")
+    scores = [{"score": expected[i][0], "expected_behavior": "good"}
+              for i in sorted(expected)]
+    t.same("trusted", (b"r",) + runner_summary(scores),
+           con.execute("SELECT * FROM run_summary").fetchone(), "run_summary")
+    con.execute("UPDATE t SET r = r || ' more'")
+    t.same("trusted", [(b"ok",)], con.execute("PRAGMA integrity_check").fetchall(),
+           "integrity_check after UPDATE")
+    # the control: a function that is not innocuous is refused in a view
+    try:
+        con.execute("SELECT * FROM v_control").fetchall()
+        t.check("trusted", False, "control: py_same() accepted in a view")
+    except sqlite3.OperationalError as e:
+        t.check("trusted", "unsafe use of py_same" in str(e), f"control: {e}")
+    con.close()
+    test_trusted_json(t, ext, tmp)
+
+
+def test_trusted_json(t, ext, tmp):
+    path = os.path.join(tmp, "trusted_json.db")
+    con = connect(ext, path)
+    con.executescript(TRUSTED_JSON_SCHEMA)
+    con.commit()
+    con.close()
+    strict = json1_innocuous(tmp)
+    if not strict:
+        print(f"  note: SQLite {sqlite3.sqlite_version}'s JSON1 functions are not "
+              "innocuous: JSON1 around if_eval in a schema is tested with "
+              "trusted_schema on")
+        con = reopen(ext, path, False)
+        try:
+            con.execute("SELECT * FROM v_json").fetchall()
+            t.check("trusted", False, "JSON1 in a view ran with trusted_schema off")
+        except sqlite3.DatabaseError as e:     # "malformed database schema (tj)"
+            t.check("trusted", re.search(r"unsafe use of (json|->)", str(e)) is not None,
+                    f"refused for another reason than JSON1: {e}")
+        con.close()
+    con = reopen(ext, path, not strict)
+    con.executemany("INSERT INTO tj (r, c) VALUES (?, ?)", TRUSTED_ROWS)
+    for i, er, wrapped, es in con.execute(
+            "SELECT tj.rowid, er, wrapped, es FROM tj JOIN v_json ON id = tj.rowid"):
+        r, c = TRUSTED_ROWS[i - 1]
+        score, reason = oracle.evaluate(r.encode(), None if c is None else c.encode())
+        t.same("trusted", (reason, {"e": eval_of(score, reason)}, score),
+               (er.decode(), json.loads(wrapped), es), f"JSON1 generated column and view, row {i}")
+    plan = " ".join(str(r[-1]) for r in con.execute(
+        "EXPLAIN QUERY PLAN SELECT r FROM tj WHERE if_eval(r, c) ->> '$.reason' = 'x'"))
+    t.check("trusted", "tj_reason" in plan, f"index tj_reason not used: {plan}")
+    t.same("trusted", [(b"ok",)], con.execute("PRAGMA integrity_check").fetchall(),
+           "integrity_check with JSON1 index")
+    con.execute("INSERT INTO gate_json VALUES ('a', '{\"max_words\": 1}')")
+    try:
+        con.execute("INSERT INTO gate_json VALUES ('a b', '{\"max_words\": 1}')")
+        t.check("trusted", False, "CHECK of gate_json did not reject")
+    except sqlite3.IntegrityError:
+        t.check("trusted", True)
+    con.close()
+
+
+# ---------------------------------------------------------------- subtype
+
+def test_subtype(t, ext):
+    con = connect(ext)
+    con.text_factory = str
+    rows = [("Hello world", '{"max_words": 1, "must_include": "hello"}'),
+            ("x", None), ("x", '{"a": 1}'), ("tab\tand \"quotes\"\n", '{"must_include": "\\""}')]
+    for r, c in rows:
+        score, reason = oracle.evaluate(r.encode(), None if c is None else c.encode())
+        want = eval_of(score, reason)
+        q = con.execute(
+            "SELECT if_eval(?1, ?2) ->> '$.reason', json_extract(if_eval(?1, ?2), '$.score'),"
+            " if_eval(?1, ?2) -> '$.instruction_following', json_type(if_eval(?1, ?2)),"
+            " json_valid(if_eval(?1, ?2)), json_object('e', if_eval(?1, ?2)),"
+            " json_array(if_eval(?1, ?2), 1), json_set('{}', '$.e', if_eval(?1, ?2)),"
+            " json_insert(if_eval(?1, ?2), '$.x', 1)", (r, c)).fetchone()
+        what = f"if_eval({r!r}, {c!r})"
+        t.same("subtype", reason, q[0], f"{what} ->> '$.reason'")
+        t.same("subtype", score, q[1], f"json_extract({what}, '$.score')")
+        t.same("subtype", None if score is None else repr(score), q[2],
+               f"{what} -> '$.instruction_following'")
+        t.same("subtype", ("object", 1), (q[3], q[4]), f"json_type / json_valid of {what}")
+        t.same("subtype", {"e": want}, json.loads(q[5]), f"json_object('e', {what})")
+        t.same("subtype", [want, 1], json.loads(q[6]), f"json_array({what}, 1)")
+        t.same("subtype", {"e": want}, json.loads(q[7]), f"json_set('{{}}', '$.e', {what})")
+        t.same("subtype", dict(want, x=1), json.loads(q[8]), f"json_insert({what}, '$.x', 1)")
+        each = con.execute("SELECT key, value, type FROM json_each(if_eval(?, ?))",
+                           (r, c)).fetchall()
+        t.same("subtype", [(k, v, "real" if isinstance(v, float) else "text")
+                           for k, v in want.items()], each, f"json_each({what})")
+    got = con.execute("SELECT json_group_array(if_eval(r, c)) FROM (SELECT 'a b' AS r,"
+                      " '{\"max_words\": 1}' AS c UNION ALL SELECT 'a', '{}')").fetchone()[0]
+    t.same("subtype", [eval_of(0.0, "0/1 satisfied; failed: max_words<=1 (got 2)"),
+                       eval_of(None, oracle.R_NO_CONSTRAINTS)], json.loads(got),
+           "json_group_array(if_eval(...))")
+    con.close()
+
+
+# --------------------------------------------------------------- rounding
+
+def tie_values():
+    vals = set()
+    for k in range(0, 20001):
+        vals.add(k / 20000)                    # x.xxxx5 and x.xxxx0 (nearest double)
+        b = (2 * k + 1) / 20000
+        vals.add(math.nextafter(b, 0.0))
+        vals.add(math.nextafter(b, 2.0))
+    vals.update(k / 32 for k in range(33))
+    vals.update(k / 2 ** 14 for k in range(2 ** 14 + 1))
+    vals.update([0.12345, 0.00005, 0.00015, 2.675, 1.00005, 0.5, 5e-324, 1e-300,
+                 0.99995, 0.999949999999, 1 / 3, 2 / 3, 0.1 + 0.2])
+    return vals
+
+
+def test_rounding(t, rng):
+    con = sqlite3.connect(":memory:")          # pure SQL: no extension
+    with open(SCHEMA, encoding="utf-8") as f:
+        con.executescript(f.read())
+    vals = sorted(tie_values())
+    vals += [rng.random() for _ in range(30000)]
+    vals += [rng.uniform(0, 10 ** rng.randrange(0, 11)) for _ in range(20000)]
+    vals += [-rng.random() for _ in range(2000)] + [-k / 20000 for k in range(0, 2001)]
+    vals += [struct.unpack("<d", struct.pack("<Q", rng.getrandbits(63)))[0]
+             for _ in range(20000)]
+    vals = [v for v in vals if math.isfinite(v) and abs(v) < 2 ** 53 / 10000]
+    con.executemany("INSERT INTO runs (run_id) VALUES (?)",
+                    [(f"r{i}",) for i in range(len(vals))])
+    con.executemany("INSERT INTO cases (run_id, ord, id, score) VALUES (?, 0, 'c', ?)",
+                    [(f"r{i}", v) for i, v in enumerate(vals)])
+    got = dict(con.execute("SELECT run_id, mean_score FROM run_summary"))
+    bad = [(v, round(v, 4), got[f"r{i}"]) for i, v in enumerate(vals)
+           if not same(round(v, 4) + 0.0, got[f"r{i}"] + 0.0)]
+    t.check("rounding", not bad, f"{len(bad)} of {len(vals)} values differ, e.g. "
+            + ", ".join(f"round({v!r}, 4) = {w!r}, view {g!r}" for v, w, g in bad[:5]))
+    t.check("rounding", len(got) == len(vals), "a run is missing from run_summary")
+    # SQLite's own round() and printf would not do (the reason for the view's code)
+    sqlite_round = con.execute("SELECT round(0.03125, 4), printf('%.4f', 0.03125)").fetchone()
+    t.check("rounding", round(0.03125, 4) == 0.0312 and sqlite_round != (0.0312, "0.0312"),
+            f"SQLite's round/printf now round ties to even: {sqlite_round}")
+    con.close()
+
+
+# ---------------------------------------------------------------- summary
+
+def runner_summary(cases):
+    """The runner's summary over cases (dicts with score, expected_behavior) in
+    the order of its cases[] array."""
+    scored = [c for c in cases if isinstance(c["score"], (int, float))]
+    for c in scored:
+        c["passed"] = c["score"] >= PASS_THRESHOLD
+    mean = sum(c["score"] for c in scored) / len(scored) if scored else None
+    pass_rate = sum(1 for c in scored if c["passed"]) / len(scored) if scored else None
+    good = [c for c in scored if c["expected_behavior"] == "good"]
+    bad = [c for c in scored if c["expected_behavior"] == "bad"]
+    return (len(scored), len(cases) - len(scored),
+            round(mean, 4) if mean is not None else None,
+            round(pass_rate, 4) if pass_rate is not None else None,
+            round(sum(1 for c in good if c["passed"]) / len(good), 4) if good else None,
+            round(sum(1 for c in bad if c["passed"]) / len(bad), 4) if bad else None)
+
+
+def random_score(rng):
+    k = rng.randrange(9)
+    if k == 0:
+        return None
+    if k == 1:
+        return rng.choice([0.0, 1.0, 0.5, 0.49999999999999994, 0.25])
+    if k == 2:
+        return rng.random()
+    b = rng.randrange(1, 13)
+    return rng.randrange(b + 1) / b
+
+
+ORDER_SENSITIVE = [
+    [0.42857142857142855, 0.0, 0.5, 0.5714285714285714, 0.0, 1.0, 1.0, 0.25],
+    [1.0, 1.0, 0.16666666666666666, 1.0, 1.0, 0.0, 0.75, 0.8333333333333334],
+    [0.6, 0.0, 1.0, 0.8, 1.0, 0.5, 0.25, 0.5],
+    [0.6, 0.0, 0.0, 0.0, 0.25, 0.5, 0.16666666666666666, 0.3333333333333333],
+    [1.0, 1.0, 0.5, 0.3333333333333333, 0.25, 0.6, 0.6666666666666666, 0.0],
+]
+
+
+def test_summary(t, rng):
+    con = sqlite3.connect(":memory:")
+    with open(SCHEMA, encoding="utf-8") as f:
+        con.executescript(f.read())
+    runs = {}
+    for i in range(400):
+        n = rng.choice([0, 1, 2, 3, 5, 8, 20, 60, 200])
+        runs[f"run{i}"] = [{"score": random_score(rng),
+                            "expected_behavior": rng.choice(
+                                ["good", "good", "bad", "Good", "BAD", None, "neutral", ""])}
+                           for _ in range(n)]
+    con.executemany("INSERT INTO runs (run_id) VALUES (?)", [(r,) for r in runs])
+    rows = [(r, k, f"c{k}", c["score"], c["expected_behavior"])
+            for r, cs in runs.items() for k, c in enumerate(cs)]
+    rng.shuffle(rows)                          # insertion order is not the order
+    con.executemany("INSERT INTO cases (run_id, ord, id, score, expected_behavior)"
+                    " VALUES (?, ?, ?, ?, ?)", rows)
+    got = {r[0]: r[1:] for r in con.execute("SELECT * FROM run_summary")}
+    for run_id, cases in runs.items():
+        t.same("summary", runner_summary(cases), got.get(run_id), f"run_summary of {run_id}")
+    # The order matters: the sum is Python 3.11's, left to right in cases[]
+    # order. In these runs another order (or a compensated sum, as in Python
+    # 3.12+ and SQLite 3.43+) rounds the mean the other way.
+    for k, xs in enumerate(ORDER_SENSITIVE):
+        forward = round(sum(xs) / len(xs), 4)
+        other = {round(sum(reversed(xs)) / len(xs), 4), round(math.fsum(xs) / len(xs), 4)}
+        t.check("summary", other - {forward}, f"ORDER_SENSITIVE[{k}] is not order sensitive")
+        run_id = f"order{k}"
+        con.execute("INSERT INTO runs (run_id) VALUES (?)", (run_id,))
+        con.executemany("INSERT INTO cases (run_id, ord, id, score) VALUES (?, ?, 'c', ?)",
+                        [(run_id, j, x) for j, x in reversed(list(enumerate(xs)))])
+        got = con.execute("SELECT mean_score FROM run_summary WHERE run_id = ?",
+                          (run_id,)).fetchone()[0]
+        t.same("summary", forward, got, f"mean of {xs} in cases[] order")
+    con.close()
+
+
+# ---------------------------------------------------------------- scripts
+
+def cli(sqlite, db, script, params=(), ext=None, check=True):
+    args = [sqlite, "-bail"]
+    if ext:
+        args += ["-cmd", f".load {ext}"]
+    for name, value in params:
+        args += ["-cmd", f".parameter set {name} {value}"]
+    args.append(db)
+    with open(script, encoding="utf-8") as f:
+        p = subprocess.run(args, stdin=f, capture_output=True, cwd=ROOT)
+    if check and p.returncode != 0:
+        raise RuntimeError(f"{' '.join(args)} < {script}: exit {p.returncode}\n"
+                           f"{p.stderr.decode(errors='replace')}")
+    return p
+
+
+def import_run(sqlite, db, results, dataset=DATASET):
+    params = [(":results", results)]
+    if dataset is not None:
+        params.append((":dataset", dataset))
+    return cli(sqlite, db, IMPORT, params)
+
+
+def fresh_db(sqlite, path):
+    if os.path.exists(path):
+        os.remove(path)
+    cli(sqlite, path, SCHEMA)
+
+
+def dump(path, with_rowids=True):
+    con = sqlite3.connect(path)
+    out = list(con.iterdump())
+    if with_rowids:
+        out += con.execute("SELECT rowid, run_id, ord FROM cases ORDER BY rowid").fetchall()
+        out += con.execute("SELECT rowid, run_id FROM runs ORDER BY rowid").fetchall()
+    con.close()
+    return out
+
+
+def parsed_cases(path):
+    """The cases of a database with constraints parsed."""
+    cases = read_db(path)[1]
+    for c in cases.values():
+        if c["constraints"] is not None:
+            c["constraints"] = json.loads(c["constraints"])
+    return cases
+
+
+def load_dataset(path):
+    by_id = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                d = json.loads(line)
+                by_id[d["id"]] = d
+    return by_id
+
+
+def expected_rows(results_paths, dataset_by_id):
+    """What import.sql must write, computed from the files in Python."""
+    runs, cases = {}, {}
+    for path in results_paths:
+        with open(path, encoding="utf-8") as f:
+            run = json.load(f)
+        runs[run["run_id"]] = (run["completed_at"], run["agent_endpoint"],
+                               run.get("model", run["agent_endpoint"]), run["pipeline"],
+                               run["total_cases"], run["summary"])
+        for k, c in enumerate(run["cases"]):
+            d = dataset_by_id.get(c["id"], {})
+            cons = d.get("constraints")
+            score = c["score"]
+            passed = None if c["passed"] is None else int(c["passed"])
+            cases[(run["run_id"], k)] = {
+                "id": c["id"], "benchmark": c["benchmark"], "input": c["input"],
+                "expected_behavior": c["expected_behavior"],
+                "agent_response": c["agent_response"],
+                "constraints": None if cons is None else cons,
+                "score": score, "passed": passed, "reason": c["reason"],
+                "runner_score": score, "runner_passed": passed,
+                "runner_reason": c["reason"], "source": c.get("source"),
+                "notes": c.get("notes"),
+            }
+    return runs, cases
+
+
+CASE_COLUMNS = ["id", "benchmark", "input", "expected_behavior", "agent_response",
+                "constraints", "score", "passed", "reason", "runner_score",
+                "runner_passed", "runner_reason", "source", "notes"]
+
+
+def read_db(path):
+    con = sqlite3.connect(path)
+    runs = {r[0]: r[1:] for r in con.execute(
+        "SELECT run_id, completed_at, agent_endpoint, model, pipeline, total_cases, summary"
+        " FROM runs")}
+    cases = {}
+    for row in con.execute(f"SELECT run_id, ord, {', '.join(CASE_COLUMNS)} FROM cases"):
+        cases[(row[0], row[1])] = dict(zip(CASE_COLUMNS, row[2:]))
+    summary = {r[0]: r[1:] for r in con.execute("SELECT * FROM run_summary")}
+    con.close()
+    return runs, cases, summary
+
+
+def as_summary_tuple(s):
+    return (s["scored_cases"], s["inconclusive_cases"], s["mean_score"], s["pass_rate"],
+            s["good_case_pass_rate"], s["bad_case_pass_rate"])
+
+
+def test_scripts(t, ext, sqlite, tmp):
+    if shutil.which(sqlite) is None:
+        t.check("scripts", False, f"no sqlite3 CLI '{sqlite}'")
+        return
+    db = os.path.join(tmp, "runs.db")
+    fresh_db(sqlite, db)
+    for path in RESULTS:
+        import_run(sqlite, db, path)
+    by_id = load_dataset(DATASET)
+    want_runs, want_cases = expected_rows(RESULTS, by_id)
+    runs, cases, summary = read_db(db)
+    t.same("scripts", sorted(want_runs), sorted(runs), "imported run ids")
+    for run_id, w in want_runs.items():
+        g = runs.get(run_id)
+        t.same("scripts", w[:5], g and g[:5], f"runs row {run_id}")
+        t.same("scripts", w[5], g and json.loads(g[5]), f"runs.summary of {run_id}")
+        # the file's summary was written by the runner: the view agrees before regrading
+        t.same("scripts", as_summary_tuple(w[5]), summary.get(run_id),
+               f"run_summary of {run_id} = the file's summary")
+    t.same("scripts", sorted(want_cases), sorted(cases), "imported case keys")
+    for key, w in want_cases.items():
+        g = dict(cases.get(key, {}))
+        if g.get("constraints") is not None:         # None stays SQL NULL, not 'null'
+            g["constraints"] = ("parsed", json.loads(g["constraints"]))
+        w = dict(w, constraints=None if w["constraints"] is None
+                 else ("parsed", w["constraints"]))
+        for col in CASE_COLUMNS:
+            t.same("scripts", w[col], g.get(col), f"cases {key} column {col}")
+    # the view against the runner's formula computed here over the same data
+    for run_id in want_runs:
+        rows = [want_cases[k] for k in sorted(want_cases) if k[0] == run_id]
+        t.same("scripts", runner_summary([dict(r) for r in rows]), summary[run_id],
+               f"run_summary of {run_id} = runner formula (as imported)")
+
+    # idempotence: again, and after another run, gives the same database
+    before = dump(db)
+    import_run(sqlite, db, RESULTS[0])
+    t.same("scripts", before, dump(db), "importing run 1 again changes nothing")
+    import_run(sqlite, db, RESULTS[1])
+    import_run(sqlite, db, RESULTS[0])
+    t.same("scripts", before, dump(db), "importing 1, 2, 1 again changes nothing")
+
+    # dataset forms: JSON array (pretty), JSON array (one line), CRLF JSONL with
+    # blank lines, a results file holding both runs as an array
+    rows = [json.loads(line) for line in open(DATASET, encoding="utf-8") if line.strip()]
+    forms = {
+        "array.json": json.dumps(rows, indent=2, ensure_ascii=False),
+        "array1.json": json.dumps(rows, ensure_ascii=False),
+        "crlf.jsonl": "\r\n".join([""] + [json.dumps(r, ensure_ascii=False) + "  "
+                                           for r in rows] + ["", ""]),
+        "dup.jsonl": "\n".join(json.dumps(dict(r, constraints={"max_words": 1}))
+                               for r in rows) + "\n" +
+                     "\n".join(json.dumps(r, ensure_ascii=False) for r in rows),
+    }
+    for name, text in forms.items():
+        path = os.path.join(tmp, name)
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        other = os.path.join(tmp, "other.db")
+        fresh_db(sqlite, other)
+        for r in RESULTS:
+            import_run(sqlite, other, r, path)
+        t.same("scripts", before, dump(other), f"dataset as {name} gives the same database")
+    # \u escapes stay escapes in the stored JSON text: the same values, parsed
+    path = os.path.join(tmp, "ascii.jsonl")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(json.dumps(r) for r in rows))
+    fresh_db(sqlite, other)
+    for r in RESULTS:
+        import_run(sqlite, other, r, path)
+    t.same("scripts", parsed_cases(db), parsed_cases(other),
+           "dataset with \\u escapes gives the same values")
+    both = os.path.join(tmp, "both.json")
+    with open(both, "w", encoding="utf-8") as f:
+        json.dump([json.load(open(p, encoding="utf-8")) for p in RESULTS], f)
+    other = os.path.join(tmp, "other.db")
+    fresh_db(sqlite, other)
+    import_run(sqlite, other, both)
+    t.same("scripts", dump(db, False), dump(other, False),
+           "one results file with both runs gives the same rows")
+    # a shorter version of a run replaces the longer one
+    short_run = json.load(open(RESULTS[0], encoding="utf-8"))
+    short_run["cases"] = short_run["cases"][:4]
+    short_path = os.path.join(tmp, "short.json")
+    with open(short_path, "w", encoding="utf-8") as f:
+        json.dump(short_run, f)
+    import_run(sqlite, other, short_path)
+    n = sqlite3.connect(other).execute("SELECT count(*) FROM cases WHERE run_id = ?",
+                                       (short_run["run_id"],)).fetchone()[0]
+    t.same("scripts", 4, n, "re-import of a shorter run leaves only its cases")
+    # without a dataset: constraints stay NULL (these cases carry none)
+    fresh_db(sqlite, other)
+    import_run(sqlite, other, RESULTS[0], None)
+    n = sqlite3.connect(other).execute("SELECT count(*), count(constraints) FROM cases"
+                                       ).fetchone()
+    t.same("scripts", (12, 0), n, "import without :dataset")
+    # errors: nothing changes, the message says what is wrong
+    for results, dataset, message in (
+            (os.path.join(tmp, "missing.json"), DATASET, "import: set :results"),
+            (RESULTS[0], os.path.join(tmp, "missing.jsonl"), "import: cannot read the :dataset"),
+            (DATASET, DATASET, "import: the :results file is not valid JSON")):
+        p = cli(sqlite, db, IMPORT, [(":results", results), (":dataset", dataset)],
+                check=False)
+        t.check("scripts", p.returncode != 0 and message.encode() in p.stderr,
+                f"import error for {results}, {dataset}: exit {p.returncode}, "
+                f"{p.stderr[:300]!r}")
+        t.same("scripts", before, dump(db), f"failed import leaves the database: {message}")
+    p = subprocess.run([sqlite, "-bail", db], stdin=open(IMPORT, encoding="utf-8"),
+                       capture_output=True, cwd=ROOT)
+    t.check("scripts", p.returncode != 0 and b"import: set :results" in p.stderr,
+            f"import without parameters: {p.returncode} {p.stderr[:200]!r}")
+
+    # the regrade, through the CLI with the extension
+    p = cli(sqlite, db, REGRADE, ext=ext)
+    t.check("scripts", b"Failure rate per constraint kind" in p.stdout,
+            "regrade.sql printed its tables")
+    runs, cases, summary = read_db(db)
+    regraded = {}
+    for key, w in want_cases.items():
+        g = cases[key]
+        cons = w["constraints"]
+        skip = w["agent_response"] == "" and w["runner_score"] is None
+        if skip:
+            score, reason = w["score"], w["reason"]
+        else:
+            score, reason = oracle.evaluate(
+                w["agent_response"].encode(),
+                None if cons is None else json.dumps(cons).encode())
+        t.same("scripts", (score, pass_of(score) if not skip else w["passed"], reason,
+                           w["runner_score"], w["runner_passed"], w["runner_reason"]),
+               (g["score"], g["passed"], g["reason"], g["runner_score"],
+                g["runner_passed"], g["runner_reason"]), f"regraded case {key}")
+        regraded[key] = {"score": score, "expected_behavior": w["expected_behavior"]}
+    changed = sum(1 for k, w in want_cases.items() if regraded[k]["score"] != w["score"])
+    t.check("scripts", changed >= 1, "the regrade changed no score (fixture lost its point)")
+    for run_id in want_runs:
+        rows = [regraded[k] for k in sorted(regraded) if k[0] == run_id]
+        t.same("scripts", runner_summary(rows), summary[run_id],
+               f"run_summary of {run_id} after regrade = runner formula")
+    again = dump(db)
+    cli(sqlite, db, REGRADE, ext=ext)
+    t.same("scripts", again, dump(db), "regrading twice changes nothing")
+
+
+# ------------------------------------------------------------------- main
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--count", type=int, default=3000)
+    ap.add_argument("--show", type=int, default=5)
+    ap.add_argument("--ext", default=os.environ.get("IFSCORE_EXT", "build/ifscore"))
+    ap.add_argument("--sqlite", default=os.environ.get("SQLITE", "sqlite3"))
+    ap.add_argument("--only", default="", help="comma-separated groups to run")
+    args = ap.parse_args()
+    ext = args.ext if os.path.isabs(args.ext) else os.path.join(ROOT, args.ext)
+    if not os.path.exists(ext + ".so") and not os.path.exists(ext):
+        sys.exit(f"analytics: {ext}.so is missing; run make first")
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10 ** 9)
+    print(f"analytics: seed {seed}, extension {ext}")
+    rng = random.Random(seed)
+    t = Tally(args.show)
+    with tempfile.TemporaryDirectory(prefix="ifscore-analytics-") as tmp:
+        for name, run in (
+                ("parity", lambda: test_parity(t, ext, all_cases(rng, args.count))),
+                ("threshold", lambda: test_threshold(t, ext)),
+                ("trusted", lambda: test_trusted(t, ext, tmp)),
+                ("subtype", lambda: test_subtype(t, ext)),
+                ("rounding", lambda: test_rounding(t, rng)),
+                ("summary", lambda: test_summary(t, rng)),
+                ("scripts", lambda: test_scripts(t, ext, args.sqlite, tmp))):
+            if args.only and name not in args.only.split(","):
+                continue
+            before = (t.passed, t.failed)
+            try:
+                run()
+            except Exception as e:             # a crash is a failure, not the end
+                t.check(name, False, f"{type(e).__name__}: {e}")
+            print(f"  {name:10} {t.passed - before[0]} passed, {t.failed - before[1]} failed")
+    print(f"{t.passed} passed, {t.failed} failed")
+    sys.exit(1 if t.failed else 0)
+
+
+if __name__ == "__main__":
+    main()
