@@ -8,6 +8,14 @@
 #include "ifs_unicode_tables.h"
 #include <string.h>
 
+/* The word-at-a-time loops read 8 bytes as one little-endian word; elsewhere
+** they step aside for the byte loops. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define IFS_LITTLE_ENDIAN 1
+#else
+#define IFS_LITTLE_ENDIAN 0
+#endif
+
 /* Length of the well-formed UTF-8 sequence at s[i], or 0 (Unicode table 3-7). */
 static size_t utf8_seq_len(const unsigned char *s, size_t n, size_t i) {
   unsigned char c = s[i];
@@ -62,6 +70,23 @@ static inline uint64_t load8(const unsigned char *p) {
   return w;
 }
 
+/* 1 when w (8 bytes) is four well-formed two-byte sequences (lead bytes
+** C2..DF, then a continuation byte): a run of Cyrillic, Greek or accented
+** Latin letters, checked in one go. */
+static inline int four_two_byte_chars(uint64_t w) {
+  if (!IFS_LITTLE_ENDIAN) return 0;
+  if ((w & 0xC0E0C0E0C0E0C0E0ull) != 0x80C080C080C080C0ull) return 0;
+  uint64_t leads = w & 0x001E001E001E001Eull;   /* zero only for C0/C1 */
+  return ((leads + 0x7FFF7FFF7FFF7FFFull) & 0x8000800080008000ull) == 0x8000800080008000ull;
+}
+
+/* 1 when none of the four lead bytes of such a word is C2, the only lead
+** of a two-byte whitespace character (U+0085, U+00A0). */
+static inline int no_c2_lead(uint64_t w) {
+  uint64_t m = (w ^ 0x00C200C200C200C2ull) & 0x00FF00FF00FF00FFull;
+  return ((m + 0x7FFF7FFF7FFF7FFFull) & 0x8000800080008000ull) == 0x8000800080008000ull;
+}
+
 int ifs_utf8_is_valid(const char *s, size_t n) {
   const unsigned char *u = (const unsigned char *)s;
   size_t i = 0;
@@ -74,10 +99,14 @@ int ifs_utf8_is_valid(const char *s, size_t n) {
       continue;
     }
     /* Two-byte sequences (Latin, Greek, Cyrillic...) are the common case. */
-    if (c >= 0xC2 && c <= 0xDF && i + 1 < n && (u[i + 1] & 0xC0) == 0x80) {
+    while (i + 8 <= n && four_two_byte_chars(load8(u + i))) i += 8;
+    if (i < n && u[i] >= 0xC2 && u[i] <= 0xDF && i + 1 < n && (u[i + 1] & 0xC0) == 0x80) {
       i += 2;
       continue;
     }
+    if (i >= n) break;
+    c = u[i];
+    if (c < 0x80) continue;
     size_t len = utf8_seq_len(u, n, i);
     if (!len) return 0;
     i += len;
@@ -211,13 +240,21 @@ void ifs_count(const char *s, size_t n, size_t *words_out, size_t *chars_out) {
   size_t words = 0, cont = 0, i = 0;
   uint64_t prev_word = 0;   /* bit 7 set when the previous character was not space */
   while (i < n) {
-    if (i + 8 <= n) {
+    if (IFS_LITTLE_ENDIAN && i + 8 <= n) {
       uint64_t w = load8(u + i);
       if (!(w & 0x8080808080808080ull)) {
         uint64_t word = ~ascii_space_bits(w) & 0x8080808080808080ull;
         uint64_t starts = word & ~((word << 8) | prev_word);
         words += count_high_bits(starts);
         prev_word = (word >> 56) & 0x80;
+        i += 8;
+        continue;
+      }
+      /* four two-byte letters; only lead C2 (U+0085, U+00A0) can be space */
+      if (four_two_byte_chars(w) && no_c2_lead(w)) {
+        words += !prev_word;
+        prev_word = 0x80;
+        cont += 4;
         i += 8;
         continue;
       }
@@ -355,6 +392,16 @@ int ifs_lower(const char *s, size_t n, ifs_buf *out) {
       *d++ = (unsigned char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
       i++;
       continue;
+    }
+    if (c >= 0xC2 && c <= 0xDF && i + 1 < n && (u[i + 1] & 0xC0) == 0x80) {
+      /* two-byte character: decode, map and encode inline */
+      uint32_t cp = ((uint32_t)(c & 0x1F) << 6) | (u[i + 1] & 0x3F);
+      if (cp != 0x130 && cp != 0x3A3) {
+        uint32_t low = (uint32_t)((int32_t)cp + ifs_lower_stage2[ifs_lower_stage1[cp >> 8]][cp & 0xFF]);
+        d += put_utf8(d, low);
+        i += 2;
+        continue;
+      }
     }
     size_t at = i;
     uint32_t cp = ifs_decode(s, n, &i);

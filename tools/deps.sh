@@ -2,7 +2,7 @@
 # Installs what building and testing ifscore needs on Debian, when missing.
 # As root it runs apt-get; otherwise it prints the one command to run.
 set -e
-PKGS="gcc make pkg-config sqlite3 libsqlite3-dev libpcre2-dev check python3"
+PKGS="gcc make pkg-config sqlite3 libsqlite3-dev libpcre2-dev check python3 valgrind"
 missing=""
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
 if command -v dpkg-query >/dev/null 2>&1; then
