@@ -222,7 +222,7 @@ static int check_needle(ifs_evaluator *ev, ifs_result *r, row *w,
   if (nd->len) {
     const ifs_buf *h = lowered_response(ev, w, ifs_is_ascii(nd->p, nd->len));
     if (!h) return IFS_NOMEM;
-    found = h->len >= nd->len && memmem(h->p, h->len, nd->p, nd->len) != NULL;
+    found = ifs_find(h->p, h->len, nd->p, nd->len) != NULL;
   }
   ifs_buf *lb = &ev->label;
   ifs_buf_clear(lb);

@@ -7,6 +7,9 @@
 #include "ifs_text.h"
 #include "ifs_unicode_tables.h"
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* The word-at-a-time loops read 8 bytes as one little-endian word; elsewhere
 ** they step aside for the byte loops. */
@@ -444,4 +447,41 @@ int ifs_isprintable(uint32_t cp) {
     else return 0;
   }
   return 1;
+}
+
+#if defined(__SSE2__)
+/* Candidate positions where both the needle's first and last bytes match,
+** sixteen at a time (the "generic SIMD" substring search).  Verification
+** work is capped so that no input makes it quadratic: past the cap the
+** rest goes to memmem's linear-time two-way search. */
+static const char *find_sse2(const char *h, size_t hn, const char *nd, size_t nn) {
+  const __m128i first = _mm_set1_epi8(nd[0]);
+  const __m128i last = _mm_set1_epi8(nd[nn - 1]);
+  size_t budget = 4 * hn + 4096, i = 0;
+  for (; i + nn - 1 + 16 <= hn; i += 16) {
+    __m128i bf = _mm_loadu_si128((const __m128i *)(const void *)(h + i));
+    __m128i bl = _mm_loadu_si128((const __m128i *)(const void *)(h + i + nn - 1));
+    unsigned mask = (unsigned)_mm_movemask_epi8(
+        _mm_and_si128(_mm_cmpeq_epi8(first, bf), _mm_cmpeq_epi8(last, bl)));
+    while (mask) {
+      size_t at = i + (size_t)__builtin_ctz(mask);
+      if (memcmp(h + at + 1, nd + 1, nn - 2) == 0) return h + at;
+      if (budget < nn) return memmem(h + at, hn - at, nd, nn);
+      budget -= nn;
+      mask &= mask - 1;
+    }
+  }
+  return memmem(h + i, hn - i, nd, nn);   /* the last < 16 positions */
+}
+#endif
+
+const char *ifs_find(const char *h, size_t hn, const char *nd, size_t nn) {
+  if (nn == 0) return h;
+  if (nn > hn) return NULL;
+  if (nn == 1) return memchr(h, nd[0], hn);
+#if defined(__SSE2__)
+  return find_sse2(h, hn, nd, nn);
+#else
+  return memmem(h, hn, nd, nn);
+#endif
 }

@@ -59,6 +59,9 @@ int ifs_lower(const char *s, size_t n, ifs_buf *out);
 ** ASCII in it. */
 int ifs_lower_ascii(const char *s, size_t n, ifs_buf *out);
 
+/* The first occurrence of nd in h (memmem), or NULL; linear time. */
+const char *ifs_find(const char *h, size_t hn, const char *nd, size_t nn);
+
 /* 1 when s is pure ASCII (fast paths). */
 int ifs_is_ascii(const char *s, size_t n);
 

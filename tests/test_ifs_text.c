@@ -6,6 +6,7 @@
 #include "ifs_test.h"
 #include "ifs_text.h"
 #include "ifs_unicode_tables.h"
+#include <stdlib.h>
 
 #define LIT(s) s, sizeof(s) - 1
 
@@ -179,7 +180,7 @@ START_TEST(test_count_and_lower_ascii_random) {
     "\xed\xb2\x80", "\0", "@", "[", "`", "{", "AbCdEfGhIjKlMnOpQrStUvWxYz", "\x7f"};
   unsigned seed = 12345;
   char buf[512];
-  for (int iter = 0; iter < 20000; iter++) {
+  for (int iter = 0; iter < 5000; iter++) {
     size_t n = 0;
     seed = seed * 1103515245u + 12345u;
     int parts = (int)(seed >> 16) % 40;
@@ -210,6 +211,52 @@ START_TEST(test_count_and_lower_ascii_random) {
 }
 END_TEST
 
+START_TEST(test_find_matches_naive) {
+  static char h[300], nd[40];
+  unsigned seed = 99;
+  for (int iter = 0; iter < 50000; iter++) {
+    seed = seed * 1103515245u + 12345u;
+    size_t hn = (seed >> 8) % sizeof h;
+    seed = seed * 1103515245u + 12345u;
+    size_t nn = (seed >> 8) % 12;
+    seed = seed * 1103515245u + 12345u;
+    int alphabet = 1 + (int)((seed >> 8) % 3);   /* tiny alphabets: many near-misses */
+    for (size_t i = 0; i < hn; i++) {
+      seed = seed * 1103515245u + 12345u;
+      h[i] = (char)('a' + (seed >> 16) % (unsigned)alphabet);
+    }
+    for (size_t i = 0; i < nn; i++) {
+      seed = seed * 1103515245u + 12345u;
+      nd[i] = (char)('a' + (seed >> 16) % (unsigned)alphabet);
+    }
+    const char *want = NULL;
+    for (size_t i = 0; i + nn <= hn && !want; i++)
+      if (memcmp(h + i, nd, nn) == 0) want = h + i;
+    ck_assert_ptr_eq(ifs_find(h, hn, nd, nn), want);
+  }
+}
+END_TEST
+
+START_TEST(test_find_adversarial_is_linear) {
+  /* a^n with a needle a^m b: quadratic for a naive search */
+  size_t hn = 1 << 22, nn = 1 << 12;
+  char *h = malloc(hn), *nd = malloc(nn);
+  memset(h, 'a', hn);
+  memset(nd, 'a', nn);
+  nd[nn - 1] = 'b';
+  ck_assert_ptr_null(ifs_find(h, hn, nd, nn));
+  nd[nn - 1] = 'a';
+  nd[0] = 'b';
+  ck_assert_ptr_null(ifs_find(h, hn, nd, nn));
+  h[hn - 1] = 'b';
+  nd[0] = 'a';
+  nd[nn - 1] = 'b';
+  ck_assert_ptr_eq(ifs_find(h, hn, nd, nn), h + hn - nn);
+  free(h);
+  free(nd);
+}
+END_TEST
+
 static Suite *text_suite(void) {
   Suite *s = suite_create("ifs_text");
   TCase *tc = tcase_create("core");
@@ -223,6 +270,8 @@ static Suite *text_suite(void) {
   tcase_add_test(tc, test_decimal_and_printable);
   tcase_add_test(tc, test_lower_fails_cleanly);
   tcase_add_test(tc, test_count_and_lower_ascii_random);
+  tcase_add_test(tc, test_find_matches_naive);
+  tcase_add_test(tc, test_find_adversarial_is_linear);
   suite_add_tcase(s, tc);
   return s;
 }
