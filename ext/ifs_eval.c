@@ -192,8 +192,8 @@ static int check_json(ifs_evaluator *ev, ifs_result *r, row *w, const ifs_jval *
 ** contains ASCII (U+0130 -> "i\u0307", U+212A -> "k"). */
 static const ifs_buf *lowered_response(ifs_evaluator *ev, row *w, int ascii_needle) {
   if (ascii_needle && w->ascii_lower_ok < 0)
-    w->ascii_lower_ok = !memmem(w->resp, w->rn, "\xC4\xB0", 2) &&
-                        !memmem(w->resp, w->rn, "\xE2\x84\xAA", 3);
+    w->ascii_lower_ok = !ifs_find(w->resp, w->rn, "\xC4\xB0", 2) &&
+                        !ifs_find(w->resp, w->rn, "\xE2\x84\xAA", 3);
   if (ascii_needle && w->ascii_lower_ok) {
     if (!w->have_lower_ascii) {
       ifs_buf_clear(&ev->resp_lower_ascii);

@@ -471,7 +471,9 @@ static const char *find_sse2(const char *h, size_t hn, const char *nd, size_t nn
       mask &= mask - 1;
     }
   }
-  return memmem(h + i, hn - i, nd, nn);   /* the last < 16 positions */
+  for (; i + nn <= hn; i++)   /* the last < 16 positions */
+    if (h[i] == nd[0] && memcmp(h + i, nd, nn) == 0) return h + i;
+  return NULL;
 }
 #endif
 
