@@ -16,18 +16,34 @@
 **
 ** PCRE2 in UTF mode cannot hold a lone surrogate.  A subject that has none
 ** (the usual case) is matched with a translation in which the pattern's
-** surrogates can never match; a subject that has some is rewritten with
-** U+D800+k as U+10F800+k and matched with a translation that maps the
-** pattern the same way (so a row holding both surrogates and real
-** U+10F800..U+10FFFF characters is the one residual ambiguity).
+** surrogates can never match; a subject that has some (invalid bytes read
+** as U+DC80..U+DCFF) is rewritten with U+D800+k as base+k, base being the
+** first of 14 private-use or unassigned 2048-blocks (U+10F800 first) the
+** subject does not use, and matched with a translation that maps the
+** pattern the same way.  Only a subject using all 14 blocks as well as
+** surrogates would be ambiguous.
 **
 ** Compiled patterns live in a per-connection LRU cache (invalid ones too);
-** match data and JIT stack are reused; match, depth and heap limits turn
-** catastrophic backtracking into IFS_REGEX_LIMIT.
+** match data and JIT stack are reused.  The match and heap limits bound
+** each start position; the search runs over growing chunks of start
+** positions (PCRE2's offset limit) with a clock check in between, so
+** catastrophic backtracking and quadratic searches end in IFS_REGEX_LIMIT.
+** Two PCRE2 10.42 optimizer bugs and one JIT bug are avoided (see
+** workaround_opts and emit_repeat).
+**
+** Not reproduced (see the report in tests/regex_diff.py's residuals):
+** \N{NAME} (Python's name table is ~230 KB even compressed: rejected as
+** invalid), CPython 3.11.2's own possessive-repeat capture bugs, repeats
+** whose PCRE2 code exceeds its 64 KiB limit (IFS_REGEX_LIMIT unless the
+** subject is shorter than the pattern's minimum length).
 */
+#if !defined(_GNU_SOURCE) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L   /* clock_gettime */
+#endif
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 #include <string.h>
+#include <time.h>
 #include "ifs_regex.h"
 #include "ifs_regex_tables.h"
 
@@ -46,7 +62,9 @@ enum {                           /* sre flag bits */
 /* Python's recursion limit, seen from the parser: re.search called from
 ** the third frame of the stack (module -> runner -> evaluator), as in the
 ** reference; the parser's first frame is the fifth above that. */
+#ifndef PY_FRAME_BUDGET
 #define PY_FRAME_BUDGET 993
+#endif
 
 /* ------------------------------------------------------------------ */
 /* Decoding internal UTF-8                                             */
@@ -89,7 +107,9 @@ enum rep_kind { R_MAX, R_MIN, R_POSS };
 enum set_op { S_LIT, S_RANGE, S_CAT, S_NEGATE };
 enum cat_code { C_DIGIT, C_NOT_DIGIT, C_SPACE, C_NOT_SPACE, C_WORD, C_NOT_WORD };
 
-typedef struct setitem { uint8_t op; uint32_t a, b; } setitem;
+/* An item of a set; `shared` when Python builds it as one shared tuple
+** (ESCAPES and CATEGORIES entries), which matters for frame counting. */
+typedef struct setitem { uint8_t op, shared; uint32_t a, b; } setitem;
 typedef struct seq seq;
 typedef struct node {
   uint8_t kind;
@@ -133,6 +153,7 @@ typedef struct parser {
   int64_t lookbehindgroups;  /* -1: not inside a look-behind */
   uint64_t max_condref;      /* largest numeric conditional reference */
   int frames;                /* Python frames in use by the parser */
+  int wdepth, wpeak;         /* getwidth recursion, for the same count */
 } parser;
 
 static void *palloc(parser *p, size_t n) {
@@ -331,7 +352,7 @@ static int cat_word(int uni, uint32_t c) {
   if (!uni || c < 0x80)
     return c < 0x80 && (ascii_iscased(c) || (c >= '0' && c <= '9') || c == '_');
   const ifs_re_case_ent *e = case_ent(c);
-  if (e) return e->word;
+  if (e) return e->flags & 1;
   return -1;   /* not needed: only cased points are asked */
 }
 
@@ -443,7 +464,7 @@ static uint64_t sat_mul(uint64_t a, uint64_t b) {
 
 static void seq_width(parser *p, seq *q, uint64_t *plo, uint64_t *phi);
 
-static void node_width(parser *p, node *x, uint64_t *lo, uint64_t *hi, int *stop) {
+static void node_width(parser *p, node *x, uint64_t *lo, uint64_t *hi) {
   uint64_t i, j, l, h;
   switch (x->kind) {
   case N_BRANCH:
@@ -481,22 +502,25 @@ static void node_width(parser *p, node *x, uint64_t *lo, uint64_t *hi, int *stop
     }
     *lo = sat_add(*lo, i); *hi = sat_add(*hi, j);
     break;
-  default:
+  default:   /* anchors and assertions: no width */
     break;
   }
-  (void)stop;
 }
 
 static void seq_width(parser *p, seq *q, uint64_t *plo, uint64_t *phi) {
+  /* Python frames: each getwidth call one deeper; a call that computes
+  ** (not cached) ends with min(), one more. */
+  p->wdepth++;
+  int peak = p->wdepth + !q->has_width;
+  if (peak > p->wpeak) p->wpeak = peak;
   if (!q->has_width) {
     uint64_t lo = 0, hi = 0;
-    int stop = 0;
-    for (size_t k = 0; k < seq_len(q) && !stop; k++)
-      node_width(p, seq_at(q, k), &lo, &hi, &stop);
+    for (size_t k = 0; k < seq_len(q); k++) node_width(p, seq_at(q, k), &lo, &hi);
     q->lo = lo < MAXREPEAT - 1 ? lo : MAXREPEAT - 1;
     q->hi = hi < MAXREPEAT ? hi : MAXREPEAT;
     q->has_width = 1;
   }
+  p->wdepth--;
   *plo = q->lo;
   *phi = q->hi;
 }
@@ -505,7 +529,7 @@ static void seq_width(parser *p, seq *q, uint64_t *plo, uint64_t *phi) {
 /* Escapes (_escape, _class_escape)                                    */
 
 /* An escape's meaning: a character, a category, an anchor or a group. */
-typedef struct esc { int kind; uint32_t v; } esc;
+typedef struct esc { int kind; uint32_t v; int shared; } esc;
 enum { E_LIT, E_CAT, E_AT, E_REF };
 
 static int is_hex(const parser *p) {
@@ -579,9 +603,12 @@ static int simple_escape(uint32_t c, uint32_t *v) {
 /* _class_escape: c is the character after the backslash. */
 static int class_escape(parser *p, uint32_t c, esc *out) {
   int cat;
-  if (!frames_ok(p, 3)) return 0;
+  /* Python frames: _class_escape, then getwhile/match, then __next. */
+  if (c && c < 128 && strchr("xuUN01234567", (int)c) && !frames_ok(p, 3)) return 0;
+  out->shared = 1;
   if (simple_escape(c, &out->v)) { out->kind = E_LIT; return 1; }
   if (category_of(c, &cat)) { out->kind = E_CAT; out->v = (uint32_t)cat; return 1; }
+  out->shared = 0;
   if (c == 'x') return hex_escape(p, 2, out);
   if (c == 'u') return hex_escape(p, 4, out);
   if (c == 'U') return hex_escape(p, 8, out);
@@ -601,7 +628,9 @@ static int class_escape(parser *p, uint32_t c, esc *out) {
 /* _escape: c is the character after the backslash. */
 static int escape(parser *p, uint32_t c, esc *out) {
   int cat;
-  if (!frames_ok(p, 3)) return 0;
+  /* Python frames: _escape, then getwhile/get/checkgroup, then __next or
+  ** the groups property (one more for a look-behind's group check). */
+  if (c && c < 128 && strchr("xuUN0123456789", (int)c) && !frames_ok(p, 3)) return 0;
   switch (c) {
   case 'A': out->kind = E_AT; out->v = AT_BEGINNING_STRING; return 1;
   case 'b': out->kind = E_AT; out->v = AT_BOUNDARY; return 1;
@@ -635,6 +664,8 @@ static int escape(parser *p, uint32_t c, esc *out) {
       group = group * 10 + (d2 - '0');
     }
     if (group < p->ngroups) {
+      /* checklookbehindgroup -> checkgroup -> the groups property */
+      if (p->lookbehindgroups >= 0 && !frames_ok(p, 4)) return 0;
       if (!check_group(p, group)) { fail(p); return 0; }
       if (!check_lookbehind_group(p, group)) return 0;
       out->kind = E_REF; out->v = group;
@@ -654,9 +685,8 @@ static int escape(parser *p, uint32_t c, esc *out) {
 /* source.getuntil(term): the tokens up to term, escapes kept as a
 ** backslash and the character (as Python's string would hold them). */
 static int get_until(parser *p, uint32_t term, uint32_t **out, size_t *outn) {
-  size_t start = p->index, cap = 0, n = 0;
+  size_t cap = 0, n = 0;
   uint32_t *buf = NULL;
-  (void)start;
   for (;;) {
     tok t = tk_get(p);
     if (p->err) return 0;
@@ -809,6 +839,14 @@ static int node_eq(const node *x, const node *y) {
 
 /* _uniq: order-preserving de-duplication, in place (a hash set of
 ** indices for long lists). */
+/* Python frames to find that two equal items are equal (dict.fromkeys
+** compares tuples that are not the same object, then their parts). */
+static int dup_cost(const setitem *x, const setitem *y) {
+  if (x->shared && y->shared) return 0;
+  if (x->op == S_RANGE) return 2 + (x->a > 256 || x->b > 256);
+  return 1 + (x->a > 256);
+}
+
 static size_t uniq_items(parser *p, setitem *v, size_t n) {
   size_t m = 0;
   if (n <= 16) {
@@ -816,6 +854,7 @@ static size_t uniq_items(parser *p, setitem *v, size_t n) {
       size_t k = 0;
       while (k < m && !setitem_eq(&v[k], &v[i])) k++;
       if (k == m) v[m++] = v[i];
+      else if (!frames_ok(p, 2 + dup_cost(&v[k], &v[i]))) return 0;
     }
     return m;
   }
@@ -831,7 +870,10 @@ static size_t uniq_items(parser *p, setitem *v, size_t n) {
     size_t j = (size_t)(h >> 20) & (cap - 1);
     while (slot[j] != SIZE_MAX && !setitem_eq(&v[slot[j]], &v[i]))
       j = (j + 1) & (cap - 1);
-    if (slot[j] != SIZE_MAX) continue;
+    if (slot[j] != SIZE_MAX) {
+      if (!frames_ok(p, 2 + dup_cost(&v[slot[j]], &v[i]))) return 0;
+      continue;
+    }
     v[m] = v[i];
     slot[j] = m++;
   }
@@ -871,7 +913,8 @@ static seq *finish_alternation(parser *p, seq **items, size_t nitems) {
     for (k = 0; k < nitems; k++) {
       node *x = seq_at(items[k], 0);
       if (x->kind == N_LIT) {
-        in->set[m].op = S_LIT; in->set[m].a = x->c; in->set[m].b = 0; m++;
+        in->set[m].op = S_LIT; in->set[m].a = x->c; in->set[m].b = 0;
+        in->set[m++].shared = 0;
       } else {
         memcpy(in->set + m, x->set, x->nset * sizeof *x->set);
         m += x->nset;
@@ -970,7 +1013,7 @@ static void parse_class(parser *p, seq *sp) {
     if (t.esc) {
       if (!class_escape(p, t.c, &c1)) return;
     } else {
-      c1.kind = E_LIT; c1.v = t.c;
+      c1.kind = E_LIT; c1.v = t.c; c1.shared = 0;
     }
     if (n + 2 > cap) {
       setitem *ns = palloc(p, 2 * cap * sizeof *ns);
@@ -984,8 +1027,9 @@ static void parse_class(parser *p, seq *sp) {
       if (p->err) return;
       if (that.none) { fail(p); return; }
       if (is_plain(that, ']')) {
-        set[n].op = c1.kind == E_CAT ? S_CAT : S_LIT; set[n].a = c1.v; set[n].b = 0; n++;
-        set[n].op = S_LIT; set[n].a = '-'; set[n].b = 0; n++;
+        set[n].op = c1.kind == E_CAT ? S_CAT : S_LIT; set[n].a = c1.v; set[n].b = 0;
+        set[n++].shared = (uint8_t)c1.shared;
+        set[n].op = S_LIT; set[n].a = '-'; set[n].b = 0; set[n++].shared = 0;
         break;
       }
       if (that.esc) {
@@ -994,9 +1038,10 @@ static void parse_class(parser *p, seq *sp) {
         c2.kind = E_LIT; c2.v = that.c;
       }
       if (c1.kind != E_LIT || c2.kind != E_LIT || c2.v < c1.v) { fail(p); return; }
-      set[n].op = S_RANGE; set[n].a = c1.v; set[n].b = c2.v; n++;
+      set[n].op = S_RANGE; set[n].a = c1.v; set[n].b = c2.v; set[n++].shared = 0;
     } else {
-      set[n].op = c1.kind == E_CAT ? S_CAT : S_LIT; set[n].a = c1.v; set[n].b = 0; n++;
+      set[n].op = c1.kind == E_CAT ? S_CAT : S_LIT; set[n].a = c1.v; set[n].b = 0;
+      set[n++].shared = (uint8_t)c1.shared;
     }
   }
   n = uniq_items(p, set, n);
@@ -1012,7 +1057,7 @@ static void parse_class(parser *p, seq *sp) {
     if (negate) {
       setitem *ns = palloc(p, (n + 1) * sizeof *ns);
       if (!ns) return;
-      ns[0].op = S_NEGATE; ns[0].a = ns[0].b = 0;
+      ns[0].op = S_NEGATE; ns[0].a = ns[0].b = 0; ns[0].shared = 1;
       memcpy(ns + 1, set, n * sizeof *ns);
       set = ns;
       n++;
@@ -1028,7 +1073,7 @@ static node *cat_node(parser *p, uint32_t cat) {
   if (!x) return NULL;
   x->set = palloc(p, sizeof *x->set);
   if (!x->set) return NULL;
-  x->set[0].op = S_CAT; x->set[0].a = cat; x->set[0].b = 0;
+  x->set[0].op = S_CAT; x->set[0].a = cat; x->set[0].b = 0; x->set[0].shared = 1;
   x->nset = 1;
   return x;
 }
@@ -1129,6 +1174,7 @@ static void parse_group(parser *p, seq *sp, int *verbose, int nested, int first)
       capture = 0;
       atomic = 1;
     } else if (is_flag_char(ch) || is_plain(ch, '-')) {
+      if (!frames_ok(p, 3)) return;   /* _parse_flags -> get -> __next */
       int r = parse_flags(p, ch, &addf, &delf);
       if (!r) return;
       if (r == 1) {
@@ -1152,7 +1198,10 @@ static void parse_group(parser *p, seq *sp, int *verbose, int nested, int first)
   if (p->err) return;
   if (!tk_match(p, ')')) { fail(p); return; }
   if (capture) {
+    /* closegroup -> getwidth -> the children's getwidth (cached or not) */
+    p->wdepth = p->wpeak = 0;
     seq_width(p, sub, &p->gw[gid].lo, &p->gw[gid].hi);
+    if (!frames_ok(p, 2 + p->wpeak)) return;
     p->gw[gid].closed = 1;
   }
   node *x = node_new(p, atomic ? N_ATOMIC : N_SUB);
@@ -1165,7 +1214,7 @@ static void parse_group(parser *p, seq *sp, int *verbose, int nested, int first)
 }
 
 static int is_special(uint32_t c) {
-  return c && strchr(".\\[{()*+?^$|", (int)c) != NULL && c < 128;
+  return c && c < 128 && strchr(".\\[{()*+?^$|", (int)c) != NULL;
 }
 
 /* _parse: one alternative, up to '|' or ')' or the end. */
@@ -1287,6 +1336,11 @@ static seq *parse_pattern(parser *p) {
   else if (p->flags & F_UNICODE) { fail(p); return NULL; }
   if (p->has_next) { fail(p); return NULL; }         /* unbalanced ')' */
   if (p->max_condref && p->max_condref >= p->ngroups) { fail(p); return NULL; }
+  /* re._compiler._compile_info: the whole pattern's width, first. */
+  uint64_t lo, hi;
+  p->wdepth = p->wpeak = 0;
+  seq_width(p, sp, &lo, &hi);
+  if (!frames_ok(p, 2 + p->wpeak)) return NULL;
   return sp;
 }
 
@@ -1298,10 +1352,17 @@ static seq *parse_pattern(parser *p) {
 typedef struct emitter {
   parser *p;
   ifs_buf *out;
-  int mapped;           /* the subject's surrogates are at U+10F800+k */
+  uint32_t map_base;    /* 0, or the subject's surrogates are at map_base+k */
   int lookbehind;       /* inside a look-behind */
+  int clevel;           /* Python frame of re._compiler._compile here */
   int err;
 } emitter;
+
+/* re._compiler's own recursion counts toward Python's limit too. */
+static int cframes_ok(emitter *e, int need) {
+  if (need > PY_FRAME_BUDGET) { e->err = IFS_INVALID; return 0; }
+  return 1;
+}
 
 static void put(emitter *e, const char *z) {
   if (ifs_buf_append_str(e->out, z)) e->err = IFS_NOMEM;
@@ -1313,6 +1374,15 @@ static void put_u64(emitter *e, uint64_t v) {
 }
 
 static int is_surrogate(uint32_t c) { return c >= 0xD800 && c <= 0xDFFF; }
+
+/* Where a remapped subject puts its surrogates: U+D800+k at base+k, in
+** the first of these 2048-blocks (private use or unassigned, so no \w \d
+** \s or case, like a surrogate) that the subject does not use. */
+static const uint32_t MAP_BASES[] = {
+  0x10F800, 0xFF800, 0xEF800, 0x4F800, 0x5F800, 0x6F800, 0x7F800, 0x8F800,
+  0x9F800, 0xAF800, 0xBF800, 0xCF800, 0xDF800, 0x3F800
+};
+#define MAP_BLOCK 0x800u
 
 /* A character that never matches, usable wherever a class is. */
 #define NEVER "[^\\x{0}-\\x{10ffff}]"
@@ -1335,10 +1405,14 @@ static void put_char(emitter *e, uint32_t c) {
   put(e, tmp);
 }
 
-/* A surrogate in the pattern: where the subject has it (mapped), or -1. */
+/* Where a pattern character is in the subject PCRE2 sees, or -1 when it
+** cannot be there: a surrogate in a subject without any, or (when the
+** subject's surrogates are mapped) a real character of the block they
+** went to, which the subject does not hold (the block was chosen so). */
 static int64_t map_cp(const emitter *e, uint32_t c) {
-  if (!is_surrogate(c)) return c;
-  return e->mapped ? (int64_t)(0x10F800 + (c - 0xD800)) : -1;
+  if (is_surrogate(c)) return e->map_base ? (int64_t)(e->map_base + (c - 0xD800)) : -1;
+  if (e->map_base && c >= e->map_base && c < e->map_base + MAP_BLOCK) return -1;
+  return c;
 }
 
 /* A sorted list of disjoint code point ranges. */
@@ -1386,50 +1460,56 @@ static int rs_has(const rset *s, uint32_t c) {
   return in_ranges((const uint32_t (*)[2])s->r, s->n, c);
 }
 
-/* Removes one point from a normalized set. */
-static void rs_remove(rset *s, uint32_t c) {
-  size_t lo = 0, hi = s->n;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (c < s->r[mid][0]) hi = mid;
-    else if (c > s->r[mid][1]) lo = mid + 1;
-    else { lo = mid; break; }
+/* s minus d (both normalized), in one sweep. */
+static void rs_subtract(rset *s, const rset *d) {
+  rset out = {0};
+  size_t j = 0;
+  for (size_t i = 0; i < s->n; i++) {
+    uint32_t lo = s->r[i][0], hi = s->r[i][1];
+    while (j < d->n && d->r[j][1] < lo) j++;
+    size_t k = j;
+    while (k < d->n && d->r[k][0] <= hi) {
+      if (d->r[k][0] > lo) rs_push(&out, lo, d->r[k][0] - 1);
+      if (d->r[k][1] >= hi) { lo = 1; hi = 0; break; }
+      lo = d->r[k][1] + 1;
+      k++;
+    }
+    if (lo <= hi) rs_push(&out, lo, hi);
   }
-  if (lo >= s->n || c < s->r[lo][0] || c > s->r[lo][1]) return;
-  uint32_t a = s->r[lo][0], b = s->r[lo][1];
-  if (a == b) {
-    memmove(s->r + lo, s->r + lo + 1, (s->n - lo - 1) * sizeof *s->r);
-    s->n--;
-  } else if (c == a) {
-    s->r[lo][0] = c + 1;
-  } else if (c == b) {
-    s->r[lo][1] = c - 1;
-  } else {
-    rs_push(s, c + 1, b);            /* re-sorted by the caller */
-    if (!s->oom) s->r[lo][1] = c - 1;
-  }
+  if (out.oom || s->oom) { rs_free(&out); s->oom = 1; return; }
+  rs_free(s);
+  *s = out;
 }
 
-/* Class items for [lo, hi] of Python code points; returns items written. */
+/* Class items for [lo, hi] of Python code points; returns items written.
+** Surrogates go where the subject has them (or nowhere); the block they
+** went to is left out otherwise (see map_cp). */
 static int put_range(emitter *e, uint32_t lo, uint32_t hi) {
-  int items = 0;
-  uint32_t parts[3][2];
+  uint32_t parts[4][2];
   int np = 0;
   if (lo < 0xD800) { parts[np][0] = lo; parts[np][1] = hi < 0xD7FF ? hi : 0xD7FF; np++; }
-  if (hi >= 0xD800 && lo <= 0xDFFF && e->mapped) {
+  if (hi >= 0xD800 && lo <= 0xDFFF && e->map_base) {
     uint32_t a = lo > 0xD800 ? lo : 0xD800, b = hi < 0xDFFF ? hi : 0xDFFF;
-    parts[np][0] = a - 0xD800 + 0x10F800; parts[np][1] = b - 0xD800 + 0x10F800; np++;
+    parts[np][0] = a - 0xD800 + e->map_base; parts[np][1] = b - 0xD800 + e->map_base; np++;
   }
-  if (hi >= 0xE000) { parts[np][0] = lo > 0xE000 ? lo : 0xE000; parts[np][1] = hi; np++; }
+  if (hi >= 0xE000) {
+    uint32_t a = lo > 0xE000 ? lo : 0xE000, b = hi;
+    uint32_t m0 = e->map_base, m1 = e->map_base + MAP_BLOCK - 1;
+    if (!e->map_base || b < m0 || a > m1) {
+      parts[np][0] = a; parts[np][1] = b; np++;
+    } else {
+      if (a < m0) { parts[np][0] = a; parts[np][1] = m0 - 1; np++; }
+      if (b > m1) { parts[np][0] = m1 + 1; parts[np][1] = b; np++; }
+    }
+  }
   for (int i = 0; i < np; i++) {
     put_char(e, parts[i][0]);
     if (parts[i][1] != parts[i][0]) {
       if (parts[i][1] > parts[i][0] + 1) put(e, "-");
       put_char(e, parts[i][1]);
     }
-    items++;
   }
-  return items;
+  return np;
 }
 
 static const uint32_t ascii_digit[][2] = { {0x30, 0x39} };
@@ -1565,8 +1645,108 @@ static void put_set_text(emitter *e, const rset *ranges, const node *x, int uni,
   }
 }
 
+/* The first case-table entry at or after c. */
+static size_t case_lower_bound(uint32_t c) {
+  size_t lo = 0, hi = NELEM(ifs_re_case);
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (ifs_re_case[mid].cp < c) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}
+
+static void add_preimages_only(int uni, uint32_t y, rset *out);
+
+/* Adds y and the characters whose lowercase is y (sre's mode) to out. */
+static void add_preimages(int uni, uint32_t y, rset *out) {
+  rs_push(out, y, y);
+  add_preimages_only(uni, y, out);
+}
+
+/* Adds the characters other than y whose lowercase is y. */
+static void add_preimages_only(int uni, uint32_t y, rset *out) {
+  if (!uni) {
+    if (y >= 'a' && y <= 'z') rs_push(out, y - 32, y - 32);
+    return;
+  }
+  size_t lo = 0, hi = NELEM(ifs_re_case_by_lower);
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (ifs_re_case[ifs_re_case_by_lower[mid]].lower < y) lo = mid + 1; else hi = mid;
+  }
+  for (; lo < NELEM(ifs_re_case_by_lower); lo++) {
+    const ifs_re_case_ent *ce = &ifs_re_case[ifs_re_case_by_lower[lo]];
+    if (ce->lower != y) break;
+    if (ce->cp != y) rs_push(out, ce->cp, ce->cp);
+  }
+}
+
+/* Every character case-related to a cased member of the (BMP) set: the
+** members, and all that lower to a member's lowercase or its extras. */
+static void related_cased(const rset *plain, int uni, rset *out) {
+  for (size_t i = 0; i < plain->n; i++) {
+    for (size_t k = case_lower_bound(plain->r[i][0]);
+         k < NELEM(ifs_re_case) && ifs_re_case[k].cp <= plain->r[i][1]; k++) {
+      uint32_t c = ifs_re_case[k].cp, l = mode_lower(uni, c), fx[2];
+      rs_push(out, c, c);
+      add_preimages(uni, l, out);
+      int nf = uni ? case_fixes(l, fx) : 0;
+      for (int j = 0; j < nf; j++) add_preimages(uni, fx[j], out);
+    }
+  }
+  rs_normalize(out);
+}
+
+/* Whether _optimize_charset builds a bitmap (more than two runs in its
+** BMP character map, lowered under IGNORECASE) — that costs Python frames. */
+static int set_needs_bitmap(const node *x, uint32_t flags) {
+  int uni = (flags & F_UNICODE) != 0, icase = (flags & F_IGNORECASE) != 0;
+  rset orig = {0}, low = {0};
+  int r = 0;
+  for (size_t i = 0; i < x->nset; i++) {
+    const setitem *it = &x->set[i];
+    if ((it->op == S_LIT || it->op == S_RANGE) && it->a < 0x10000) {
+      uint32_t b = it->op == S_LIT ? it->a : it->b;
+      rs_push(&orig, it->a, b < 0x10000 ? b : 0xFFFF);
+      rs_push(&low, it->a, b < 0x10000 ? b : 0xFFFF);
+    }
+  }
+  rs_normalize(&orig);
+  rs_normalize(&low);
+  if (icase) {
+    rset gone = {0}, added = {0};   /* cased members lowered */
+    for (size_t i = 0; i < orig.n; i++)
+      for (size_t k = case_lower_bound(orig.r[i][0]);
+           k < NELEM(ifs_re_case) && ifs_re_case[k].cp <= orig.r[i][1]; k++) {
+        uint32_t c = ifs_re_case[k].cp, l = mode_lower(uni, c);
+        if (l == c) continue;
+        rs_push(&gone, c, c);
+        rs_push(&added, l, l);
+      }
+    rs_normalize(&gone);
+    rs_subtract(&low, &gone);
+    for (size_t k = 0; k < added.n; k++) rs_push(&low, added.r[k][0], added.r[k][1]);
+    if (gone.oom || added.oom) low.oom = 1;
+    rs_free(&gone);
+    rs_free(&added);
+    rs_normalize(&low);
+    for (size_t k = 0; uni && k < NELEM(ifs_re_fixes); k++)
+      if (rs_has(&low, ifs_re_fixes[k][0])) {
+        rs_push(&low, ifs_re_fixes[k][1], ifs_re_fixes[k][1]);
+        if (ifs_re_fixes[k][2]) rs_push(&low, ifs_re_fixes[k][2], ifs_re_fixes[k][2]);
+      }
+    rs_normalize(&low);
+  }
+  r = low.n > 2;
+  rs_free(&orig);
+  rs_free(&low);
+  return r;
+}
+
 /* An IN node under the given flags. */
 static void emit_set(emitter *e, const node *x, uint32_t flags) {
+  /* _compile -> _optimize_charset [-> _mk_bitmap -> its list comprehension] */
+  if (!cframes_ok(e, e->clevel + (set_needs_bitmap(x, flags) ? 2 : 0))) return;
   int uni = (flags & F_UNICODE) != 0, icase = (flags & F_IGNORECASE) != 0;
   int negate = x->nset && x->set[0].op == S_NEGATE;
   rset plain = {0}, exclude = {0};
@@ -1583,10 +1763,19 @@ static void emit_set(emitter *e, const node *x, uint32_t flags) {
   }
   rs_normalize(&plain);
   if (hascased && !plain.oom) {
-    /* Only cased points can answer differently from the plain set. */
-    rset add = {0}, drop = {0};
+    /* Only cased points can answer differently from the plain set, and
+    ** (categories being stable under lowercase) only those related to a
+    ** cased member, unless a non-BMP item brings sre's upper() in. */
+    rset cand = {0}, add = {0}, drop = {0};
+    int nonbmp = 0;
+    for (size_t i = 0; i < x->nset; i++)
+      if ((x->set[i].op == S_LIT && x->set[i].a >= 0x10000) ||
+          (x->set[i].op == S_RANGE && x->set[i].b >= 0x10000)) nonbmp = 1;
+    if (nonbmp) rs_push(&cand, 0, 0x10FFFF);
+    else related_cased(&plain, uni, &cand);
     for (size_t k = 0; k < NELEM(ifs_re_case); k++) {
       uint32_t c = ifs_re_case[k].cp;
+      if (!rs_has(&cand, c)) continue;
       int want = set_pred(x, &plain, uni, 1, c);
       int have = set_pred(x, &plain, uni, 0, c);
       if (want == have) continue;
@@ -1596,18 +1785,30 @@ static void emit_set(emitter *e, const node *x, uint32_t flags) {
         if (x->set[i].op == S_CAT && cat_test(uni, (int)x->set[i].a, c)) in_cat = 1;
       rs_push(in_cat ? &exclude : &drop, c, c);
     }
-    for (size_t i = 0; i < drop.n && !plain.oom; i++) {
-      rs_remove(&plain, drop.r[i][0]);
-      rs_normalize(&plain);
-    }
+    rs_normalize(&drop);
+    rs_subtract(&plain, &drop);
     for (size_t i = 0; i < add.n; i++) rs_push(&plain, add.r[i][0], add.r[i][1]);
     if (add.oom || drop.oom) plain.oom = 1;
+    if (cand.oom) plain.oom = 1;
+    rs_free(&cand);
     rs_free(&add);
     rs_free(&drop);
     rs_normalize(&plain);
   }
-  if (plain.oom || exclude.oom) e->err = IFS_NOMEM;
-  else put_set_text(e, &plain, x, uni, negate, &exclude);
+  size_t ncat = 0;
+  for (size_t i = 0; i < x->nset; i++) ncat += x->set[i].op == S_CAT;
+  if (plain.oom || exclude.oom) {
+    e->err = IFS_NOMEM;
+  } else if (uni && ncat == 1 && plain.n == 0 && exclude.n == 0 &&
+             x->set[x->nset - 1].op == S_CAT && x->set[x->nset - 1].a != C_SPACE &&
+             x->set[x->nset - 1].a != C_NOT_SPACE) {
+    /* [\d] is \d, [^\d] is \D (PCRE2's UCP \d \w are Python's) */
+    static const char *const esc[] = { "\\d", "\\D", "", "", "\\w", "\\W" };
+    int cat = (int)x->set[x->nset - 1].a;
+    put(e, esc[negate ? cat ^ 1 : cat]);
+  } else {
+    put_set_text(e, &plain, x, uni, negate, &exclude);
+  }
   rs_free(&plain);
   rs_free(&exclude);
 }
@@ -1620,31 +1821,32 @@ static void literal_class(int uni, uint32_t c, rset *out) {
   f[0] = mode_lower(uni, c);
   if (uni) nf += case_fixes(f[0], f + 1);
   for (int i = 0; i < nf; i++) {
-    uint32_t y = f[i];
-    if (!uni) {
-      rs_push(out, y, y);
-      if (y >= 'a' && y <= 'z') rs_push(out, y - 32, y - 32);
-      continue;
-    }
-    const ifs_re_case_ent *ye = case_ent(y);
-    if (!ye) rs_push(out, y, y);
-    size_t lo = 0, hi = NELEM(ifs_re_case_by_lower);
-    while (lo < hi) {
-      size_t mid = (lo + hi) / 2;
-      if (ifs_re_case[ifs_re_case_by_lower[mid]].lower < y) lo = mid + 1; else hi = mid;
-    }
-    for (; lo < NELEM(ifs_re_case_by_lower); lo++) {
-      const ifs_re_case_ent *ce = &ifs_re_case[ifs_re_case_by_lower[lo]];
-      if (ce->lower != y) break;
-      rs_push(out, ce->cp, ce->cp);
-    }
+    /* f[i] itself only when nothing maps it further (it is lowercase) */
+    if (mode_lower(uni, f[i]) == f[i]) add_preimages(uni, f[i], out);
+    else add_preimages_only(uni, f[i], out);
   }
   rs_normalize(out);
+}
+
+/* A case-insensitive literal that PCRE2's caseless matching gets exactly
+** right (all but a handful: i, İ, ı, ΐ, ΰ, ...; k and s in ASCII mode). */
+static int pcre2_caseless_ok(uint32_t flags, uint32_t c) {
+  if (!(flags & F_IGNORECASE)) return 0;
+  const ifs_re_case_ent *ce = case_ent(c);
+  if (!ce) return 0;
+  if (flags & F_UNICODE) return (ce->flags & 2) != 0;
+  return c < 0x80 && (ce->flags & 4) != 0;
 }
 
 /* LITERAL / NOT_LITERAL under the given flags. */
 static void emit_literal(emitter *e, uint32_t c, int negated, uint32_t flags) {
   int uni = (flags & F_UNICODE) != 0;
+  if (!negated && pcre2_caseless_ok(flags, c)) {
+    put(e, "(?i:");
+    put_char(e, c);
+    put(e, ")");
+    return;
+  }
   if ((flags & F_IGNORECASE) && mode_iscased(uni, c)) {
     rset s = {0};
     literal_class(uni, c, &s);
@@ -1690,6 +1892,7 @@ static uint32_t combine_flags(uint32_t flags, uint32_t add, uint32_t del) {
 }
 
 static void emit_seq(emitter *e, seq *q, uint32_t flags);
+static void emit_node_inner(emitter *e, node *x, uint32_t flags);
 
 #define PCRE2_MAXQ 65535u
 /* SQLite's hard limit on the bytes of a value: no subject has more
@@ -1770,13 +1973,22 @@ static int single_atom(const seq *q) {
   return 0;
 }
 
+/* A body of one character test (no group inside). */
+static int simple_char_seq(const seq *q) {
+  if (seq_len(q) != 1) return 0;
+  int k = seq_at(q, 0)->kind;
+  return k == N_LIT || k == N_NOTLIT || k == N_ANY || k == N_IN;
+}
+
 static void emit_repeat(emitter *e, node *x, uint32_t flags) {
   if (flags & F_TEMPLATE) { e->err = IFS_INVALID; return; }
+  if (!cframes_ok(e, e->clevel + 1)) return;   /* _simple -> __len__ */
   uint64_t lo, hi;
   seq_width(e->p, x->a, &lo, &hi);
-  if (e->lookbehind && hi == 0 && x->min != x->max) {
-    /* PCRE2 wants fixed lengths: a zero-width body repeated is the body
-    ** once (min >= 1) or optionally (min == 0). */
+  if (hi == 0 && x->max != 0 && !(x->min == 1 && x->max == 1)) {
+    /* A zero-width body matches at one place only: repeated, it is the
+    ** body once (min >= 1) or optionally (min == 0).  This keeps PCRE2's
+    ** look-behinds fixed-length and its code small. */
     put(e, x->sub == R_POSS ? "(?>" : "(?:");
     if (x->min == 0 && x->sub == R_MIN) put(e, "|");
     emit_seq(e, x->a, flags);
@@ -1792,6 +2004,13 @@ static void emit_repeat(emitter *e, node *x, uint32_t flags) {
     put(e, ")");
     return;
   }
+  /* PCRE2 10.42's JIT mishandles a possessive quantifier on a group
+  ** ((a)*+(?(1)a|b)$ fails on "ab"): write those as atomic groups. */
+  int kind = x->sub;
+  if (kind == R_POSS && !simple_char_seq(x->a)) {
+    put(e, "(?>");
+    kind = R_MAX;
+  }
   size_t start = e->out->len;
   int wrap = !single_atom(x->a);
   if (wrap) put(e, "(?:");
@@ -1799,7 +2018,8 @@ static void emit_repeat(emitter *e, node *x, uint32_t flags) {
   if (wrap) put(e, ")");
   if (e->err) return;
   if (min <= PCRE2_MAXQ && (max <= PCRE2_MAXQ || max == MAXREPEAT)) {
-    put_quant(e, min, max, x->sub);
+    put_quant(e, min, max, kind);
+    if (kind != x->sub) put(e, ")");
     return;
   }
   size_t bn = e->out->len - start;
@@ -1807,8 +2027,9 @@ static void emit_repeat(emitter *e, node *x, uint32_t flags) {
   if (!body) { e->err = IFS_NOMEM; return; }
   memcpy(body, e->out->p + start, bn);
   e->out->len = start;
-  emit_big_repeat(e, body, bn, min, max, x->sub);
+  emit_big_repeat(e, body, bn, min, max, kind);
   ifs_free(body);
+  if (kind != x->sub) put(e, ")");
 }
 
 /* A back-reference.  Case-insensitively Python compares lowercase letter
@@ -1832,6 +2053,13 @@ static void emit_groupref(emitter *e, uint32_t g, uint32_t flags) {
 
 static void emit_node(emitter *e, node *x, uint32_t flags) {
   if (e->err) return;
+  e->clevel++;          /* what _compile calls for this node, and the
+                           node's own sub-patterns, are one frame deeper */
+  emit_node_inner(e, x, flags);
+  e->clevel--;
+}
+
+static void emit_node_inner(emitter *e, node *x, uint32_t flags) {
   switch (x->kind) {
   case N_LIT: emit_literal(e, x->c, 0, flags); break;
   case N_NOTLIT: emit_literal(e, x->c, 1, flags); break;
@@ -1867,8 +2095,11 @@ static void emit_node(emitter *e, node *x, uint32_t flags) {
   case N_ASSERT:
     if (x->dir < 0) {
       uint64_t lo, hi;
+      e->p->wdepth = e->p->wpeak = 0;
       seq_width(e->p, x->a, &lo, &hi);
-      if (lo != hi) { e->err = IFS_INVALID; return; }
+      if (!cframes_ok(e, e->clevel - 1 + e->p->wpeak)) return;
+      /* _compiler: fixed width only; _sre's validator: below 2**31 */
+      if (lo != hi || lo >= 0x80000000u) { e->err = IFS_INVALID; return; }
       put(e, x->sub ? "(?<!" : "(?<=");
       e->lookbehind++;
       emit_seq(e, x->a, flags);
@@ -1882,15 +2113,78 @@ static void emit_node(emitter *e, node *x, uint32_t flags) {
   }
 }
 
+static int caseless_lit(const node *x, uint32_t flags) {
+  return x->kind == N_LIT && pcre2_caseless_ok(flags, x->c);
+}
+
 static void emit_seq(emitter *e, seq *q, uint32_t flags) {
-  for (size_t i = 0; i < seq_len(q) && !e->err; i++) emit_node(e, seq_at(q, i), flags);
+  size_t n = seq_len(q);
+  for (size_t i = 0; i < n && !e->err; i++) {
+    node *x = seq_at(q, i);
+    if (caseless_lit(x, flags) && i + 1 < n && caseless_lit(seq_at(q, i + 1), flags)) {
+      put(e, "(?i:");   /* a run of caseless letters in one group */
+      for (; i < n && caseless_lit(seq_at(q, i), flags); i++) put_char(e, seq_at(q, i)->c);
+      put(e, ")");
+      i--;
+      continue;
+    }
+    emit_node(e, x, flags);
+  }
+}
+
+/* sre's search only starts where the pattern's "charset prefix" matches,
+** and re._compiler compiles that charset with the pattern's global flags
+** even when it comes from inside (?a:...) or (?u:...): Python's
+** re.search(r'(?a:\W)', 'é') is None.  When the categories of the first
+** set mean something else under the global flags, the same filter is
+** prepended as a lookahead. */
+static void emit_info_prefix(emitter *e, seq *root, uint32_t gflags) {
+  uint64_t lo, hi;
+  seq_width(e->p, root, &lo, &hi);
+  if (lo == 0) return;                       /* no INFO charset at all */
+  seq *q = root;
+  uint32_t f = gflags;
+  node *x;
+  for (;;) {                                  /* _get_charset_prefix */
+    if (seq_len(q) == 0) return;
+    x = seq_at(q, 0);
+    if (x->kind != N_SUB) break;
+    f = combine_flags(f, x->addf, x->delf);
+    q = x->a;
+  }
+  if (x->kind != N_IN) return;               /* literals mean the same */
+  if ((f & F_UNICODE) == (gflags & F_UNICODE)) return;
+  int has_cat = 0, icase = (f & F_IGNORECASE) != 0, uni = (f & F_UNICODE) != 0;
+  for (size_t i = 0; i < x->nset; i++) {
+    const setitem *it = &x->set[i];
+    if (it->op == S_CAT) has_cat = 1;
+    if (icase && it->op == S_LIT && mode_iscased(uni, it->a)) return;
+    if (icase && it->op == S_RANGE && (it->b > 0xFFFF || range_has_cased(uni, it->a, it->b)))
+      return;
+  }
+  if (!has_cat) return;
+  /* the literal prefix comes first: any leading uncased literal wins, but
+  ** the first element here is a set, so there is none */
+  put(e, "(?=");
+  rset plain = {0}, none = {0};
+  for (size_t i = 0; i < x->nset; i++) {
+    const setitem *it = &x->set[i];
+    if (it->op == S_LIT) rs_push(&plain, it->a, it->a);
+    else if (it->op == S_RANGE) rs_push(&plain, it->a, it->b);
+  }
+  rs_normalize(&plain);
+  if (plain.oom) e->err = IFS_NOMEM;
+  else put_set_text(e, &plain, x, (gflags & F_UNICODE) != 0,
+                    x->nset && x->set[0].op == S_NEGATE, &none);
+  rs_free(&plain);
+  put(e, ")");
 }
 
 /* ------------------------------------------------------------------ */
 /* Translation                                                         */
 
 /* Parses and translates; *callouts tells whether the result needs them. */
-static int translate(const char *pat, size_t pn, int mapped, ifs_buf *out,
+static int translate(const char *pat, size_t pn, uint32_t map_base, ifs_buf *out,
                      uint64_t *minwidth) {
   ifs_arena arena;
   ifs_arena_init(&arena);
@@ -1913,11 +2207,10 @@ static int translate(const char *pat, size_t pn, int mapped, ifs_buf *out,
   p.ngroups = 1;
   seq *root = parse_pattern(&p);
   if (p.err) { rc = p.err; goto done; }
-  emitter e = { &p, out, mapped, 0, 0 };
-  size_t start = out->len;
+  emitter e = { &p, out, map_base, 0, 2, 0 };   /* _code -> _compile: frame 2 */
+  emit_info_prefix(&e, root, p.flags);
   emit_seq(&e, root, p.flags);
   rc = e.err;
-  (void)start;
   if (rc != IFS_INVALID && minwidth) {
     uint64_t hi;
     seq_width(&p, root, minwidth, &hi);
@@ -1939,17 +2232,24 @@ int ifs_regex_translate(const char *pat, size_t pn, ifs_buf *out, uint32_t *opts
 /* Compiled-pattern cache and matching                                 */
 
 #define CACHE_SLOTS 64
-#define COMPILE_OPTS (PCRE2_UTF | PCRE2_UCP | PCRE2_ALT_CIRCUMFLEX | PCRE2_NO_UTF_CHECK)
-#define MATCH_LIMIT 10000000u      /* backtracking steps per start position */
-#define HEAP_LIMIT_KIB (256u * 1024u)
-#define JIT_STACK_MAX (8u << 20)
+#define COMPILE_OPTS (PCRE2_UTF | PCRE2_UCP | PCRE2_ALT_CIRCUMFLEX | PCRE2_NO_UTF_CHECK | \
+                      PCRE2_USE_OFFSET_LIMIT)
+/* The match budget, per start position: enough for any linear pass over
+** the subject (a loop of a capturing group takes a step or two per
+** character), small enough that exponential backtracking stops within a
+** second or so. */
+#define MATCH_LIMIT_BASE 20000000u
+#define MATCH_LIMIT_MAX 400000000u
+#define HEAP_LIMIT_KIB (512u * 1024u)     /* interpreter's backtracking frames */
+#define JIT_STACK_MAX ((size_t)512 << 20) /* address space, touched on demand */
+#define JIT_STACK_SMALL ((size_t)8 << 20)
 #define CALLOUT_WORK_LIMIT 100000000u
 
 typedef struct centry {
   char *key;            /* pattern bytes; NULL: slot free */
   size_t kn;
   uint64_t hash;
-  int mapped;           /* translation for subjects with surrogates */
+  uint32_t map_base;    /* translation for subjects with surrogates there */
   int status;           /* IFS_REGEX_INVALID / _LIMIT, or 0 with code */
   uint64_t minwidth;    /* Python's minimum match length, in characters */
   pcre2_code *code;
@@ -1961,12 +2261,25 @@ typedef struct callout_state {
   uint64_t work;        /* characters compared during this match */
 } callout_state;
 
+/* The match limit bounds one start position; this bounds them all.  A
+** search whose start positions keep failing slowly (a quadratic pattern
+** on a huge text: Python would run for hours) stops after this long; the
+** clock is read between chunks of start positions, about every 10 ms. */
+#define SEARCH_SECONDS 5.0
+
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 struct ifs_regex_cache {
   pcre2_general_context *gctx;
   pcre2_compile_context *cctx;
   pcre2_match_context *mctx;
   pcre2_match_data *md;
   pcre2_jit_stack *jstack;
+  int no_jstack;        /* creating one failed: PCRE2's default stack */
   centry ent[CACHE_SLOTS];
   uint64_t clock;
   ifs_buf pat;          /* translation scratch */
@@ -2016,7 +2329,6 @@ ifs_regex_cache *ifs_regex_cache_new(void) {
   pcre2_set_newline(c->cctx, PCRE2_NEWLINE_LF);
   pcre2_set_bsr(c->cctx, PCRE2_BSR_UNICODE);
   pcre2_set_parens_nest_limit(c->cctx, 10000);
-  pcre2_set_match_limit(c->mctx, MATCH_LIMIT);
   pcre2_set_heap_limit(c->mctx, HEAP_LIMIT_KIB);
   pcre2_set_callout(c->mctx, on_callout, &c->co);
   return c;
@@ -2052,8 +2364,26 @@ static uint64_t bytes_hash(const char *s, size_t n) {
 
 /* Translates and compiles into a free (or the least recently used) slot.
 ** NULL only when memory ran out. */
+/* Options that dodge two PCRE2 10.42 optimizer bugs, only where they can
+** strike: (1) a first code unit taken from a lookahead is also counted
+** as consumed ((?=a)a?a fails on "a"); (2) auto-possessification before
+** an atomic group holding a repeated capture (a?(?>(c)*)a fails on "a"). */
+static int has_text(const ifs_buf *b, const char *z) {
+  size_t zn = strlen(z);
+  for (size_t i = 0; i + zn <= b->len; i++)
+    if (b->p[i] == z[0] && memcmp(b->p + i, z, zn) == 0) return 1;
+  return 0;
+}
+
+static uint32_t workaround_opts(const ifs_buf *pat) {
+  uint32_t o = 0;
+  if (has_text(pat, "(?=")) o |= PCRE2_NO_START_OPTIMIZE;
+  if (has_text(pat, "(?>")) o |= PCRE2_NO_AUTO_POSSESS;
+  return o;
+}
+
 static centry *cache_fill(ifs_regex_cache *c, const char *pat, size_t pn,
-                          uint64_t h, int mapped) {
+                          uint64_t h, uint32_t map_base) {
   centry *slot = &c->ent[0];
   for (int i = 0; i < CACHE_SLOTS; i++) {
     if (!c->ent[i].key) { slot = &c->ent[i]; break; }
@@ -2065,14 +2395,16 @@ static centry *cache_fill(ifs_regex_cache *c, const char *pat, size_t pn,
   if (pn) memcpy(key, pat, pn);
   uint64_t minwidth = 0;
   ifs_buf_clear(&c->pat);
-  int rc = translate(pat, pn, mapped, &c->pat, &minwidth);
+  int rc = translate(pat, pn, map_base, &c->pat, &minwidth);
+  if (c->pat.oom) rc = IFS_NOMEM;
   if (rc == IFS_NOMEM) { ifs_free(key); return NULL; }
   int status = rc == IFS_INVALID ? IFS_REGEX_INVALID : rc ? IFS_REGEX_LIMIT : 0;
   pcre2_code *code = NULL;
   if (!status) {
     int err;
     PCRE2_SIZE off;
-    code = pcre2_compile((PCRE2_SPTR)c->pat.p, c->pat.len, COMPILE_OPTS, &err, &off, c->cctx);
+    code = pcre2_compile((PCRE2_SPTR)c->pat.p, c->pat.len,
+                         COMPILE_OPTS | workaround_opts(&c->pat), &err, &off, c->cctx);
     if (!code) {
       if (err == PCRE2_ERROR_HEAP_FAILED) { ifs_free(key); return NULL; }
       status = IFS_REGEX_LIMIT;   /* beyond PCRE2's sizes: see the report */
@@ -2084,30 +2416,33 @@ static centry *cache_fill(ifs_regex_cache *c, const char *pat, size_t pn,
   slot->key = key;
   slot->kn = pn;
   slot->hash = h;
-  slot->mapped = mapped;
+  slot->map_base = map_base;
   slot->status = status;
   slot->code = code;
   return slot;
 }
 
-static centry *cache_get(ifs_regex_cache *c, const char *pat, size_t pn, int mapped) {
+static centry *cache_get(ifs_regex_cache *c, const char *pat, size_t pn, uint32_t map_base) {
   uint64_t h = bytes_hash(pat, pn);
   centry *e = NULL;
   for (int i = 0; i < CACHE_SLOTS; i++) {
     centry *x = &c->ent[i];
-    if (x->key && x->hash == h && x->kn == pn && x->mapped == mapped &&
+    if (x->key && x->hash == h && x->kn == pn && x->map_base == map_base &&
         (pn == 0 || memcmp(x->key, pat, pn) == 0)) { e = x; break; }
   }
-  if (!e) e = cache_fill(c, pat, pn, h, mapped);
+  if (!e) e = cache_fill(c, pat, pn, h, map_base);
   if (e) e->used = ++c->clock;
   return e;
 }
 
-/* 1 when the subject holds a surrogate or a byte that is not UTF-8, so
-** PCRE2 needs the remapped form. */
-static int subject_needs_map(const char *s, size_t n) {
+/* 0 when the subject is strict UTF-8 (PCRE2 can take it as is); else,
+** as it holds a surrogate or a byte that is not UTF-8, the base of the
+** first block of MAP_BASES it does not use (see map_cp). */
+static uint32_t subject_map_base(const char *s, size_t n) {
   const unsigned char *u = (const unsigned char *)s;
   size_t i = 0;
+  int surrogates = 0;
+  uint32_t used = 0;   /* bit k: the subject has a character of block k */
   while (i < n) {
     while (i + 8 <= n) {
       uint64_t w;
@@ -2117,27 +2452,74 @@ static int subject_needs_map(const char *s, size_t n) {
     }
     if (i >= n) break;
     if (u[i] < 0x80) { i++; continue; }
-    size_t k = i;
-    uint32_t cp = decode_cp(u, n, &k);
-    if (is_surrogate(cp)) return 1;
-    i = k;
+    uint32_t cp = decode_cp(u, n, &i);
+    if (is_surrogate(cp)) surrogates = 1;
+    else if (cp >= 0x3F800)
+      for (size_t k = 0; k < NELEM(MAP_BASES); k++)
+        if (cp - MAP_BASES[k] < MAP_BLOCK) used |= 1u << k;
   }
-  return 0;
+  if (!surrogates) return 0;
+  for (size_t k = 0; k < NELEM(MAP_BASES); k++)
+    if (!(used & (1u << k))) return MAP_BASES[k];
+  return MAP_BASES[0];   /* every block taken: those characters collide */
 }
 
-/* Surrogates (and stray bytes, read as U+DC00+byte) to U+10F800+k. */
-static int remap_subject(ifs_buf *out, const char *s, size_t n) {
+/* Surrogates (and stray bytes, read as U+DC00+byte) to base+k. */
+static int remap_subject(ifs_buf *out, const char *s, size_t n, uint32_t base) {
   ifs_buf_clear(out);
   if (ifs_buf_reserve(out, n + n / 2 + 8)) return IFS_NOMEM;
   for (size_t i = 0; i < n;) {
     size_t k = i;
     uint32_t cp = decode_cp((const unsigned char *)s, n, &k);
-    int rc = is_surrogate(cp) ? ifs_buf_append_cp(out, 0x10F800 + (cp - 0xD800))
+    int rc = is_surrogate(cp) ? ifs_buf_append_cp(out, base + (cp - 0xD800))
                               : ifs_buf_append(out, s + i, k - i);
     if (rc) return IFS_NOMEM;
     i = k;
   }
   return IFS_OK;
+}
+
+/* One pcre2_match over start positions [start, limit]; the interpreter
+** takes over when the JIT stack runs out. */
+static int match_once(ifs_regex_cache *c, pcre2_code *code, const char *s, size_t n,
+                      size_t start, size_t limit) {
+  pcre2_set_offset_limit(c->mctx, limit);
+  int rc = pcre2_match(code, (PCRE2_SPTR)s, n, start, PCRE2_NO_UTF_CHECK, c->md, c->mctx);
+  if (rc == PCRE2_ERROR_JIT_STACKLIMIT)
+    rc = pcre2_match(code, (PCRE2_SPTR)s, n, start, PCRE2_NO_UTF_CHECK | PCRE2_NO_JIT,
+                     c->md, c->mctx);
+  return rc;
+}
+
+/* re.search as a sequence of searches over growing chunks of start
+** positions (PCRE2's offset limit), so that the clock can be read in
+** between; an anchored pattern has a single start position anyway. */
+static int search_chunks(ifs_regex_cache *c, pcre2_code *code, const char *s, size_t n) {
+  uint32_t all = 0, first = 0;
+  pcre2_pattern_info(code, PCRE2_INFO_ALLOPTIONS, &all);
+  pcre2_pattern_info(code, PCRE2_INFO_FIRSTCODETYPE, &first);
+  if ((all & PCRE2_ANCHORED) || n < 4096) return match_once(c, code, s, n, 0, n);
+  int line_starts = first == 2;   /* tries only after a newline: keep it so */
+  double t0 = now_seconds();
+  size_t start = 0, span = 256;
+  for (;;) {
+    size_t limit = n - start > span ? start + span : n;
+    double t = now_seconds();
+    int rc = match_once(c, code, s, n, start, limit);
+    if (rc != PCRE2_ERROR_NOMATCH || limit >= n) return rc;
+    double now = now_seconds();
+    if (now - t0 > SEARCH_SECONDS) return PCRE2_ERROR_MATCHLIMIT;
+    if (now - t < 0.005 && span < ((size_t)1 << 26)) span *= 2;
+    else if (now - t > 0.02 && span > 16) span /= 2;
+    start = limit + 1;   /* the next character boundary, or line start */
+    if (line_starts) {
+      const char *nl = memchr(s + limit, '\n', n - limit);
+      if (!nl) return PCRE2_ERROR_NOMATCH;
+      start = (size_t)(nl - s) + 1;
+    }
+    while (start < n && ((unsigned char)s[start] & 0xC0) == 0x80) start++;
+    if (start > n) return PCRE2_ERROR_NOMATCH;
+  }
 }
 
 static uint64_t count_chars(const char *s, size_t n) {
@@ -2148,32 +2530,31 @@ static uint64_t count_chars(const char *s, size_t n) {
 
 int ifs_regex_search(ifs_regex_cache *c, const char *pat, size_t pn,
                      const char *subj, size_t sn) {
-  int mapped = subject_needs_map(subj, sn);
-  centry *e = cache_get(c, pat, pn, mapped);
+  uint32_t map_base = subject_map_base(subj, sn);
+  centry *e = cache_get(c, pat, pn, map_base);
   if (!e) return IFS_REGEX_NOMEM;
   if (e->status == IFS_REGEX_LIMIT && e->minwidth > sn) return IFS_REGEX_NOMATCH;
   if (e->status == IFS_REGEX_LIMIT && e->minwidth > count_chars(subj, sn))
     return IFS_REGEX_NOMATCH;   /* PCRE2 could not hold it, but too short */
   if (e->status) return e->status;
-  if (mapped) {
-    if (remap_subject(&c->subj, subj, sn)) return IFS_REGEX_NOMEM;
+  if (map_base) {
+    if (remap_subject(&c->subj, subj, sn, map_base)) return IFS_REGEX_NOMEM;
     subj = c->subj.p;
     sn = c->subj.len;
   }
-  if (!c->jstack) {
+  if (!c->jstack && !c->no_jstack) {
+    /* Large address space first; without it, PCRE2's small default. */
     c->jstack = pcre2_jit_stack_create(32 * 1024, JIT_STACK_MAX, c->gctx);
-    if (!c->jstack) return IFS_REGEX_NOMEM;
-    pcre2_jit_stack_assign(c->mctx, NULL, c->jstack);
+    if (!c->jstack) c->jstack = pcre2_jit_stack_create(32 * 1024, JIT_STACK_SMALL, c->gctx);
+    if (c->jstack) pcre2_jit_stack_assign(c->mctx, NULL, c->jstack);
+    else c->no_jstack = 1;
   }
+  uint64_t limit = MATCH_LIMIT_BASE + 2 * (uint64_t)sn;
+  pcre2_set_match_limit(c->mctx, (uint32_t)(limit < MATCH_LIMIT_MAX ? limit : MATCH_LIMIT_MAX));
   c->co.work = 0;
   c->co.expect_end = 0;
-  int rc = pcre2_match(e->code, (PCRE2_SPTR)subj, sn, 0, PCRE2_NO_UTF_CHECK, c->md, c->mctx);
-  if (rc == PCRE2_ERROR_JIT_STACKLIMIT) {
-    c->co.work = 0;
-    rc = pcre2_match(e->code, (PCRE2_SPTR)subj, sn, 0, PCRE2_NO_UTF_CHECK | PCRE2_NO_JIT,
-                     c->md, c->mctx);
-  }
-  if (mapped && c->subj.cap > ((size_t)1 << 20)) ifs_buf_free(&c->subj);
+  int rc = search_chunks(c, e->code, subj, sn);
+  if (map_base && c->subj.cap > ((size_t)1 << 20)) ifs_buf_free(&c->subj);
   if (rc >= 0) return IFS_REGEX_MATCH;
   if (rc == PCRE2_ERROR_NOMATCH) return IFS_REGEX_NOMATCH;
   if (rc == PCRE2_ERROR_NOMEMORY) return IFS_REGEX_NOMEM;

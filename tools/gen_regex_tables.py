@@ -84,6 +84,88 @@ def pcre2_set(pattern):
     return found
 
 
+class Pcre2:
+    """Just enough of libpcre2-8 through ctypes to ask what it matches."""
+
+    def __init__(self):
+        lib = ctypes.CDLL("libpcre2-8.so.0")
+        lib.pcre2_compile_8.restype = ctypes.c_void_p
+        lib.pcre2_compile_8.argtypes = [ctypes.c_char_p, ctypes.c_size_t,
+                                        ctypes.c_uint32,
+                                        ctypes.POINTER(ctypes.c_int),
+                                        ctypes.POINTER(ctypes.c_size_t),
+                                        ctypes.c_void_p]
+        lib.pcre2_match_data_create_8.restype = ctypes.c_void_p
+        lib.pcre2_match_data_create_8.argtypes = [ctypes.c_uint32, ctypes.c_void_p]
+        lib.pcre2_get_ovector_pointer_8.restype = ctypes.POINTER(ctypes.c_size_t)
+        lib.pcre2_get_ovector_pointer_8.argtypes = [ctypes.c_void_p]
+        lib.pcre2_match_8.argtypes = [ctypes.c_void_p, ctypes.c_char_p,
+                                      ctypes.c_size_t, ctypes.c_size_t,
+                                      ctypes.c_uint32, ctypes.c_void_p,
+                                      ctypes.c_void_p]
+        lib.pcre2_code_free_8.argtypes = [ctypes.c_void_p]
+        self.lib = lib
+        self.md = lib.pcre2_match_data_create_8(1, None)
+
+    def matches_in(self, pattern, chars):
+        """The characters of `chars` that the pattern matches."""
+        lib = self.lib
+        err, off = ctypes.c_int(), ctypes.c_size_t()
+        pat = pattern.encode()
+        code = lib.pcre2_compile_8(pat, len(pat), 0x00080000 | 0x00020000,
+                                   ctypes.byref(err), ctypes.byref(off), None)
+        assert code, pattern
+        subj = "".join(chars).encode()
+        found, start = set(), 0
+        while lib.pcre2_match_8(code, subj, len(subj), start, 0, self.md, None) >= 0:
+            ov = lib.pcre2_get_ovector_pointer_8(self.md)
+            found.add(subj[ov[0]:ov[1]].decode())
+            start = ov[1]
+        lib.pcre2_code_free_8(code)
+        return {ord(c) for c in found}
+
+
+def python_ignorecase_sets(cased):
+    """For each cased c: the characters sre's (?i)c matches, in Unicode and
+    in ASCII mode (re._compiler's LITERAL handling)."""
+    lower = _sre.unicode_tolower
+    by_lower = {}
+    for x in range(MAXCP):
+        by_lower.setdefault(lower(x), set()).add(x)
+    uni, asc = {}, {}
+    for c in cased:
+        lo = lower(c)
+        want = set()
+        for f in (lo,) + _EXTRA_CASES.get(lo, ()):
+            want |= by_lower.get(f, set())
+        uni[c] = want
+        if c < 128 and chr(c).isalpha():
+            asc[c] = {c, ord(chr(c).swapcase())}
+    return uni, asc
+
+
+def pcre2_agreement(cased):
+    """Which cased characters PCRE2's own caseless matching gets exactly as
+    Python does: bit 1 in Unicode mode, bit 2 in ASCII mode."""
+    pc = Pcre2()
+    candidates = sorted(set(cased) | {c for c in range(MAXCP)
+                                      if not 0xD800 <= c <= 0xDFFF and
+                                      (chr(c).lower() != chr(c) or chr(c).upper() != chr(c)
+                                       or chr(c).casefold() != chr(c))})
+    cand_chars = [chr(c) for c in candidates]
+    uni, asc = python_ignorecase_sets(cased)
+    bits = {}
+    for c in cased:
+        got = pc.matches_in("(?i)\\x{%x}" % c, cand_chars)
+        b = 0
+        if got == uni[c]:
+            b |= 2
+        if c in asc and got == asc[c]:
+            b |= 4
+        bits[c] = b
+    return bits
+
+
 def check(cond, what):
     if not cond:
         sys.exit("gen_regex_tables: assumption failed: " + what)
@@ -109,6 +191,7 @@ def verify_assumptions(cased):
         check(not chr(c).isspace() and not chr(lower(c)).isspace(),
               "no cased space %x" % c)
     for k, vs in _EXTRA_CASES.items():
+        check(all(k in _EXTRA_CASES[v] for v in vs), "fixes are symmetric")
         check(k < 0x10000 and all(v < 0x10000 for v in vs) and len(vs) <= 2,
               "fixes are BMP, at most 2")
         check(_sre.unicode_iscased(k) and all(_sre.unicode_iscased(v) for v in vs),
@@ -136,8 +219,9 @@ def main():
     cased = [c for c in range(MAXCP) if _sre.unicode_iscased(c)]
     verify_assumptions(cased)
     lower = _sre.unicode_tolower
+    agree = pcre2_agreement(cased)
     case_rows = ["{0x%X, 0x%X, 0x%X, %d}" % (c, lower(c), upper(c),
-                                              1 if isword(c) else 0)
+                                              (1 if isword(c) else 0) | agree[c])
                  for c in cased]
     by_lower = sorted(range(len(cased)), key=lambda i: (lower(cased[i]), cased[i]))
     fixes = sorted(_EXTRA_CASES.items())
@@ -156,9 +240,10 @@ def main():
     out.append("#ifndef IFS_REGEX_TABLES_H\n#define IFS_REGEX_TABLES_H\n"
                "#include <stdint.h>\n")
     out.append("/* Every code point sre calls cased: sre's lowercase, its "
-               "uppercase, and\n** whether it is a word character.  No cased "
-               "point is a digit or a space. */")
-    out.append("typedef struct { uint32_t cp, lower, upper; uint8_t word; } "
+               "uppercase, and\n** flags: 1 word character (no cased point is "
+               "a digit or a space),\n** 2 PCRE2's caseless match of it is "
+               "Python's (?i), 4 the same for (?ai). */")
+    out.append("typedef struct { uint32_t cp, lower, upper; uint8_t flags; } "
                "ifs_re_case_ent;")
     out.append("static const ifs_re_case_ent ifs_re_case[%d] = {\n%s\n};\n"
                % (len(cased), fmt_rows(case_rows, 3)))

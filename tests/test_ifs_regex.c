@@ -1,0 +1,438 @@
+/*
+** test_ifs_regex.c — Python's re dialect on PCRE2 (ext/ifs_regex.c).
+** Translations are checked to the byte; every expected search result and
+** every valid/invalid verdict was produced with /usr/bin/python3 (3.11.2)
+** and hard-coded.  Also: the match budget, the LRU cache, and allocation
+** failure at every step.  tests/regex_diff.py is the randomized companion.
+*/
+#include "ifs_test.h"
+#include "ifs_regex.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+typedef struct { const char *pat; const char *want; } tr_case;  /* NULL: invalid */
+
+static const tr_case TR[] = {
+  {"abc", "abc"},
+  {"a|b", "[ab]"},
+  {"ab|ac", "a[bc]"},
+  {"\\Z", "\\z"},
+  {"\\A\\b\\B", "\\A\\b(?:\\B(?!\\A\\z))"},
+  {"\\s", "[\\x{9}-\\x{d}\\x{1c}-\\ \\x{85}\\x{a0}\\x{1680}\\x{2000}-\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}]"},
+  {"\\S", "[\\x{0}-\\x{8}\\x{e}-\\x{1b}\\!-\\x{84}\\x{86}-\\x{9f}\\x{a1}-\\x{167f}\\x{1681}-\\x{1fff}\\x{200b}-\\x{2027}\\x{202a}-\\x{202e}\\x{2030}-\\x{205e}\\x{2060}-\\x{2fff}\\x{3001}-\\x{d7ff}\\x{e000}-\\x{10ffff}]"},
+  {"\\d\\D\\w\\W", "\\d\\D\\w\\W"},
+  {"[\\s\\d]", "[\\x{9}-\\x{d}\\x{1c}-\\ \\x{85}\\x{a0}\\x{1680}\\x{2000}-\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}\\d]"},
+  {"(?a)\\w\\d\\s\\b", "[0-9A-Z\\_a-z][0-9][\\x{9}-\\x{d}\\ ](?:(?<=[0-9A-Z_a-z])(?![0-9A-Z_a-z])|(?<![0-9A-Z_a-z])(?=[0-9A-Z_a-z]))"},
+  {"(?a)\\B", "(?:(?!\\A\\z)(?:(?<=[0-9A-Z_a-z])(?=[0-9A-Z_a-z])|(?<![0-9A-Z_a-z])(?![0-9A-Z_a-z])))"},
+  {"(?a)[^\\W]", "[^\\x{0}-\\/\\:-\\@\\[-\\^\\`\\{-\\x{d7ff}\\x{e000}-\\x{10ffff}]"},
+  {"$", "$"},
+  {"(?m)^$", "(?m:^)(?m:$)"},
+  {".", "."},
+  {"(?s).", "(?s:.)"},
+  {"a{,3}", "a{0,3}"},
+  {"a{2,}?", "a{2,}?"},
+  {"a{3}+", "a{3}+"},
+  {"a{", "a\\{"},
+  {"{1,2", "\\{1\\,2"},
+  {"x{a}", "x\\{a\\}"},
+  {"a{}", "a\\{\\}"},
+  {"x{,}", "x*"},
+  {"a{70000}", "(?:a{65535})a{4465}"},
+  {"a{4294967294}", "(?:[^\\x{0}-\\x{10ffff}]a)"},
+  {"(?:ab){2,5}", "(?:ab){2,5}"},
+  {"(a)\\1", "(a)\\g{1}"},
+  {"(?P<n>x)(?P=n)", "(x)\\g{1}"},
+  {"(?i)(a)\\1", "((?i:a))(?:(?C'u1')(?s:.){1})"},
+  {"(?i)(a+)\\1", "((?i:a)+)(?:(?C'u1')(?:(?C'<')(?s:.))*+)"},
+  {"(?ai)(ab)\\1", "((?i:ab))(?:(?C'a1')(?s:.){2})"},
+  {"(?<=ab)c", "(?<=ab)c"},
+  {"(?<!a)(?=b)(?!c)", "(?<!a)(?=b)(?!c)"},
+  {"(?<=(?:)*)x", "(?<=(?:|))x"},
+  {"(?>a+)b", "(?>a+)b"},
+  {"a*+b++c?+", "a*+b++c?+"},
+  {"(a)(?(1)b|c)", "(a)(?(1)b|c)"},
+  {"(?P<g>a)?(?(g)b)", "(a)?(?(1)b)"},
+  {"(?(2)a|b)(c)(d)", "(?(2)a|b)(c)(d)"},
+  {"(?i)hello", "(?i:hello)"},
+  {"(?i)kiss", "(?i:k)[Ii\\x{130}\\x{131}](?i:ss)"},
+  {"(?ai)kiss", "[Kk](?i:i)[Ss][Ss]"},
+  {"(?i)[a-z]", "[A-Za-z\\x{130}\\x{131}\\x{17f}\\x{212a}]"},
+  {"(?i)[^k]", "[^Kk\\x{212a}]"},
+  {"(?i)\xc3\x9f", "(?i:\\x{df})"},
+  {"(?i)\\u03c3", "(?i:\\x{3c3})"},
+  {"(?i)[\\U00010400x]", "[Xx]"},
+  {"(?i)\\U00010400", "(?i:\\x{10400})"},
+  {"(?i)\\xb5", "(?i:\\x{b5})"},
+  {"(?x) a b # c", "ab"},
+  {"(?x)[ a]", "[\\ a]"},
+  {"a(?#comment)b", "ab"},
+  {"[]a]", "[\\]a]"},
+  {"[^]a]", "[^\\]a]"},
+  {"[\\b]", "\\x{8}"},
+  {"[a-]", "[\\-a]"},
+  {"[-a]", "[\\-a]"},
+  {"[\\]]", "\\]"},
+  {"[[a]", "[\\[a]"},
+  {"[a--b]", NULL},
+  {"\\x41\\u00e9\\U0001F600", "A\\x{e9}\\x{1f600}"},
+  {"\\0\\07\\101\\18", NULL},
+  {"\\ud800", "[^\\x{0}-\\x{10ffff}]"},
+  {"[\\ud7ff-\\ue000]", "[\\x{d7ff}\\x{e000}]"},
+  {"(?u:a)(?a:b)", "(?:a)(?:b)"},
+  {"(?i:a)(?-i:b)", "(?:(?i:a))(?:b)"},
+  {"(?s:.)", "(?:(?s:.))"},
+  {"(?t)ab", "ab"},
+  {"\\p{L}", NULL},
+  {"a(?i)b", NULL},
+  {"(?<n>x)", NULL},
+  {"(?<=a|bc)", NULL},
+  {"(?<=a*)", NULL},
+  {"a**", NULL},
+  {"*a", NULL},
+  {"\\h", NULL},
+  {"\\R", NULL},
+  {"\\K", NULL},
+  {"\\Q", NULL},
+  {"\\e", NULL},
+  {"\\z", NULL},
+  {"\\G", NULL},
+  {"\\g", NULL},
+  {"\\8", NULL},
+  {"[\\8]", NULL},
+  {"[z-a]", NULL},
+  {"[\\d-z]", NULL},
+  {"(?L)a", NULL},
+  {"(?au)a", NULL},
+  {"(?-a:a)", NULL},
+  {"(?t:a)", NULL},
+  {"(?t)a*", NULL},
+  {"(a", NULL},
+  {"a)", NULL},
+  {"[a", NULL},
+  {"(?P<1>a)", NULL},
+  {"(?P<a>x)(?P<a>y)", NULL},
+  {"(a\\1)", NULL},
+  {"\\2(a)(b)", NULL},
+  {"(?(1)a|b|c)(a)", NULL},
+  {"(?(0)a)", NULL},
+  {"(?(x)a)", NULL},
+  {"a{2,1}", NULL},
+  {"a{4294967295}", NULL},
+  {"\\x4", NULL},
+  {"\\u12", NULL},
+  {"\\U00110000", NULL},
+  {"\\400", NULL},
+  {"[\\777]", NULL},
+  {"(?i", NULL},
+  {"(?#", NULL},
+  {"(?", NULL},
+  {"(?P", NULL},
+  {"(?P=", NULL},
+  {"(?P=x)", NULL},
+  {"(?<=(a))\\1", "(?<=(a))\\g{1}"},
+  {"(?<=\\1)(a)", NULL},
+  {"(?<=(?(1)a|b))(a)", NULL},
+  {"(?<=a{2147483648})", NULL},
+  {"(?<=a{2147483647}b)", NULL},
+  {"(?t)(?:ab)", "ab"},
+  {"(?i)(?<=(a))\\1", "(?<=((?i:a)))(?:(?C'u1')(?s:.){1})"},
+};
+
+typedef struct { const char *pat; const char *subj; int want; } se_case;
+
+static const se_case SE[] = {
+  {"a\\Z", "a\x0a", 0},
+  {"a$", "a\x0a", 1},
+  {"a$", "a\x0a\x0a", 0},
+  {"(?m)a$", "a\x0a""b", 1},
+  {"a\\Z", "ba", 1},
+  {"\\s", "\x1c", 1},
+  {"\\s", "\x1f", 1},
+  {"\\s", "\xe2\x80\x8b", 0},
+  {"\\s", "\xe1\xa0\x8e", 0},
+  {"\\s", "\xc2\x85", 1},
+  {"\\S", "\xe1\xa0\x8e", 1},
+  {"(?a)\\s", "\x1c", 0},
+  {"(?a)\\s", "\xc2\xa0", 0},
+  {"\\d", "\xd9\xa1", 1},
+  {"(?a)\\d", "\xd9\xa1", 0},
+  {"\\d", "\xc2\xb2", 0},
+  {"\\w", "\xc2\xb2", 1},
+  {"\\w", "\xe2\x85\xa0", 1},
+  {"\\w", "\xcc\x80", 0},
+  {"(?a)\\w", "\xc3\xa9", 0},
+  {"\\w", "_", 1},
+  {"\\bx\\b", "x", 1},
+  {"\\B", "", 0},
+  {"\\b", "", 0},
+  {"^\\B$", "", 0},
+  {"(?a)\\B", "", 0},
+  {"\\Bx", "\xc3\xa9x", 1},
+  {"(?a)\\bx", "\xc3\xa9x", 1},
+  {"(?i)s", "\xc5\xbf", 1},
+  {"(?i)k", "\xe2\x84\xaa", 1},
+  {"(?i)\\u212a", "k", 1},
+  {"(?ai)s", "\xc5\xbf", 0},
+  {"(?ai)k", "K", 1},
+  {"(?i)i", "\xc4\xb0", 1},
+  {"(?i)i", "\xc4\xb1", 1},
+  {"(?i)\\u0130", "i", 1},
+  {"(?i)\\u0131", "I", 1},
+  {"(?i)\\u0130", "I", 1},
+  {"(?i)\\u00df", "\xe1\xba\x9e", 1},
+  {"(?i)\\u1e9e", "\xc3\x9f", 1},
+  {"(?i)ss", "\xc3\x9f", 0},
+  {"(?i)\\u00b5", "\xce\x9c", 1},
+  {"(?i)\\u03c3", "\xcf\x82", 1},
+  {"(?i)[a-z]", "\xe2\x84\xaa", 1},
+  {"(?i)[^a-z]", "\xe2\x84\xaa", 0},
+  {"(?i)[\\U00010400x]", "\xf0\x90\x90\x80", 0},
+  {"(?i)\\U00010400", "\xf0\x90\x90\xa8", 1},
+  {"(?i)\\U00010400|x", "\xf0\x90\x90\x80", 0},
+  {"(?i)[\\u0200-\\U00010000]", "\xc5\x89", 1},
+  {"(?i)(s)\\1", "s\xc5\xbf", 0},
+  {"(?i)(s)\\1", "sS", 1},
+  {"(?i)(\\w+) \\1", "Hello HELLO", 1},
+  {"(?i)(\\w+) \\1", "stra\xc3\x9f""e STRASSE", 0},
+  {"(?ai)(k)\\1", "k\xe2\x84\xaa", 0},
+  {"(?i)(k)\\1", "k\xe2\x84\xaa", 1},
+  {"(?i)(a)(?<=\\1)b", "Ab", 1},
+  {".", "\x0a", 0},
+  {"(?s).", "\x0a", 1},
+  {"[^a]", "\x0a", 1},
+  {"(?m)^b", "a\x0a""b", 1},
+  {"(?m)^$", "a\x0a", 1},
+  {"^$", "a\x0a", 0},
+  {"\\A$", "\x0a", 1},
+  {"a{,2}b", "aaab", 1},
+  {"a{", "a{", 1},
+  {"x{a}", "x{a}", 1},
+  {"a{2,}", "aa", 1},
+  {"a{70000}", "aaa", 0},
+  {"(?:ab){4294967294}", "abab", 0},
+  {"\\x41", "A", 1},
+  {"\\101", "A", 1},
+  {"[\\0-\\x08]", "\x05", 1},
+  {"\\ud800", "\xed\xb2\x80", 0},
+  {"[\\udc00-\\udcff]", "\xed\xb3\xbf", 1},
+  {"[\\ud7ff-\\ue000]", "\xee\x80\x80", 1},
+  {"[^a]", "\xed\xb3\xbf", 1},
+  {"\\W", "\xed\xb3\xbf", 1},
+  {".\\Z", "\xed\xb3\xbf", 1},
+  {"(a)|b(?(1)c|d)", "bd", 1},
+  {"(?P<x>a)?(?(x)b|c)", "c", 1},
+  {"(?>a+)a", "aaa", 0},
+  {"a++a", "aaa", 0},
+  {"(?:a|ab)c", "abc", 1},
+  {"(?<=ab)c", "abc", 1},
+  {"(?<!a)c", "bc", 1},
+  {"(?=\\d)\\w+", "x1", 1},
+  {"(?x) a b c # comment", "abc", 1},
+  {"(?x)a\\ b", "a b", 1},
+  {"[]a]", "]", 1},
+  {"[^]a]", "b", 1},
+  {"[\\b]", "\x08", 1},
+  {"\\b", "a", 1},
+  {"a|", "z", 1},
+  {"(|a)", "", 1},
+  {"(?#x)a", "a", 1},
+  {"[\\U00010000-\\U0010ffff]", "\xed\xb3\xbf", 0},
+  {"[^\\U00010000-\\U0010ffff]", "\xed\xb3\xbf", 1},
+  {"[\\U00010000-\\U0010ffff]", "\xf4\x8f\xbf\xbf", 1},
+  {"\\U0010fffd", "\xf4\x8f\xbf\xbd", 1},
+  {"(?i)(\\w+)\\1", "\xc5\xbfS", 0},
+  {"(?i)(\\w+)\\1", "sS", 1},
+  {"(?i)(\\w+)x\\1", "K\xe2\x84\xaaxk\xe2\x84\xaa", 1},
+  {"(?i)(.)(?<=\\1)", "A", 1},
+  {"(?a)\\w+", "\xc3\xa9", 0},
+  {"(?u:\\w)", "\xc3\xa9", 1},
+  {"(?a)(?u:\\w)", "\xc3\xa9", 0},
+  {"(?i)[\\U00010400-\\U00010410]", "\xf0\x90\x90\xa8", 1},
+  {"(?i)[\\U00010428-\\U00010430]", "\xf0\x90\x90\x80", 1},
+  {"(?ai)[k]x", "\xe2\x84\xaax", 0},
+  {"(?i)[k]x", "\xe2\x84\xaax", 1},
+  {"(?s:.)\\Z", "\x0a", 1},
+  {"(?x) \\# ", "#", 1},
+  {"(?(1)a|b)(c)?", "b", 1},
+  {"(?P<g>x)(?(g)y|z)", "xy", 1},
+  {"\\b\\w+\\b", "\xd9\xa1\xd9\xa2", 1},
+  {"\\Bx", "ax", 1},
+  {"(?=a)a?a", "a", 1},
+  {"(?=ab)a?a", "ab", 1},
+  {"a?(?>(c)*)a", "a", 1},
+  {"(a)*+(?(1)a|b)$", "ab", 1},
+  {"(a?)(?>(c)*)\\1a", "a", 1},
+  {"(?a:\\W)", "\xc3\xa9", 0},
+  {"(?a:\\W)?", "\xc3\xa9", 1},
+  {"(?a)(?u:\\w)", "\xc3\xa9", 0},
+  {"(?a)(?u:\\w)", "x\xc3\xa9", 1},
+  {"(?a)(?u:[\\w\\u00e9])", "\xc3\xa9", 1},
+};
+
+START_TEST(translate_exact) {
+  const tr_case *c = &TR[_i];
+  ifs_buf b;
+  ifs_buf_init(&b);
+  uint32_t opts = 99;
+  int rc = ifs_regex_translate(c->pat, strlen(c->pat), &b, &opts);
+  if (c->want) {
+    ck_assert_msg(rc == IFS_OK, "pattern [%s] rc %d", c->pat, rc);
+    ck_assert_buf_eq(&b, c->want);
+    ck_assert_uint_eq(opts, 0);
+  } else {
+    ck_assert_msg(rc == IFS_INVALID, "pattern [%s] should be invalid, got [%s]",
+                  c->pat, b.p ? b.p : "");
+  }
+  ifs_buf_free(&b);
+}
+END_TEST
+
+START_TEST(search_like_python) {
+  const se_case *c = &SE[_i];
+  ifs_regex_cache *rc = ifs_regex_cache_new();
+  ck_assert_ptr_nonnull(rc);
+  int r = ifs_regex_search(rc, c->pat, strlen(c->pat), c->subj, strlen(c->subj));
+  ck_assert_msg(r == c->want, "re.search(%s, %s): got %d want %d", c->pat, c->subj, r, c->want);
+  ifs_regex_cache_free(rc);
+}
+END_TEST
+
+/* NUL is an ordinary character, in patterns and subjects. */
+START_TEST(nul_characters) {
+  ifs_regex_cache *c = ifs_regex_cache_new();
+  ck_assert_int_eq(ifs_regex_search(c, "a\0b", 3, "xa\0b", 4), IFS_REGEX_MATCH);
+  ck_assert_int_eq(ifs_regex_search(c, "a\0b", 3, "xa", 2), IFS_REGEX_NOMATCH);
+  ck_assert_int_eq(ifs_regex_search(c, "^.\\Z", 4, "\0", 1), IFS_REGEX_MATCH);
+  ck_assert_int_eq(ifs_regex_search(c, "a", 1, "", 0), IFS_REGEX_NOMATCH);
+  ck_assert_int_eq(ifs_regex_search(c, "", 0, "", 0), IFS_REGEX_MATCH);
+  ifs_regex_cache_free(c);
+}
+END_TEST
+
+/* Internal UTF-8 with surrogates and stray bytes, on both sides. */
+START_TEST(surrogates) {
+  ifs_regex_cache *c = ifs_regex_cache_new();
+  const char *esc_ff = "\xed\xb3\xbf";       /* U+DCFF: the byte 0xFF */
+  ck_assert_int_eq(ifs_regex_search(c, "\\udcff", 6, esc_ff, 3), IFS_REGEX_MATCH);
+  ck_assert_int_eq(ifs_regex_search(c, "\\udcff", 6, "\xff", 1), IFS_REGEX_MATCH);
+  ck_assert_int_eq(ifs_regex_search(c, "\\udcfe", 6, "\xff", 1), IFS_REGEX_NOMATCH);
+  ck_assert_int_eq(ifs_regex_search(c, "^.$", 3, "\xff", 1), IFS_REGEX_MATCH);
+  ck_assert_int_eq(ifs_regex_search(c, "^..$", 4, "\xff", 1), IFS_REGEX_NOMATCH);
+  ck_assert_int_eq(ifs_regex_search(c, "[\\ud7ff-\\ue000]", 15, esc_ff, 3), IFS_REGEX_MATCH);
+  ck_assert_int_eq(ifs_regex_search(c, "[\\ue000-\\uffff]", 15, esc_ff, 3), IFS_REGEX_NOMATCH);
+  ck_assert_int_eq(ifs_regex_search(c, "\\w", 2, esc_ff, 3), IFS_REGEX_NOMATCH);
+  ck_assert_int_eq(ifs_regex_search(c, "\\ud800", 6, "a", 1), IFS_REGEX_NOMATCH);
+  ck_assert_int_eq(ifs_regex_search(c, "[^\\ud800]", 9, "a", 1), IFS_REGEX_MATCH);
+  ck_assert_int_eq(ifs_regex_search(c, "\\ud800*a", 8, "a", 1), IFS_REGEX_MATCH);
+  /* real U+10F800..U+10FFFF beside invalid bytes: the surrogates go to
+  ** another block, and nothing collides */
+  ck_assert_int_eq(ifs_regex_search(c, "\\U0010ffff", 10, "\xf4\x8f\xbf\xbf\xff", 5),
+                   IFS_REGEX_MATCH);
+  ck_assert_int_eq(ifs_regex_search(c, "\\udcff\\U0010ffff", 16, "\xff\xf4\x8f\xbf\xbf", 5),
+                   IFS_REGEX_MATCH);
+  ck_assert_int_eq(ifs_regex_search(c, "^[\\U00010000-\\U0010ffff]+$", 26,
+                                    "\xf4\x8f\xbf\xbf\xff", 5), IFS_REGEX_NOMATCH);
+  ck_assert_int_eq(ifs_regex_search(c, "^[\\U00010000-\\U0010ffff]", 24,
+                                    "\xf4\x8f\xbf\xbf\xff", 5), IFS_REGEX_MATCH);
+  /* a pattern holding a surrogate itself */
+  ck_assert_int_eq(ifs_regex_search(c, "x\xed\xa0\x80", 4, "x\xed\xa0\x80", 4), IFS_REGEX_MATCH);
+  ifs_regex_cache_free(c);
+}
+END_TEST
+
+/* Catastrophic backtracking ends in IFS_REGEX_LIMIT, quickly. */
+START_TEST(match_budget) {
+  ifs_regex_cache *c = ifs_regex_cache_new();
+  size_t n = 100000;
+  char *s = malloc(n + 2);
+  memset(s, 'a', n);
+  s[n] = 'b';
+  s[n + 1] = 0;
+  const char *pats[] = { "(a+)+$", "(a|aa)+$", "(?i)(a+)+$", "(\\w*)*\\d" };
+  for (size_t i = 0; i < sizeof pats / sizeof *pats; i++) {
+    clock_t t0 = clock();
+    int r = ifs_regex_search(c, pats[i], strlen(pats[i]), s, n + 1);
+    double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    ck_assert_msg(r == IFS_REGEX_LIMIT, "%s: %d", pats[i], r);
+    ck_assert_msg(secs < 2.0, "%s took %.2fs", pats[i], secs);
+  }
+  /* ordinary patterns on the same text stay within it */
+  ck_assert_int_eq(ifs_regex_search(c, "a+b", 3, s, n + 1), IFS_REGEX_MATCH);
+  ck_assert_int_eq(ifs_regex_search(c, "(a)*b", 5, s, n + 1), IFS_REGEX_MATCH);
+  ck_assert_int_eq(ifs_regex_search(c, "(?i)(A)*B$", 10, s, n + 1), IFS_REGEX_MATCH);
+  free(s);
+  ifs_regex_cache_free(c);
+}
+END_TEST
+
+/* More distinct patterns than slots: answers stay right, invalid ones too. */
+START_TEST(cache_eviction) {
+  ifs_regex_cache *c = ifs_regex_cache_new();
+  char pat[32], subj[32];
+  for (int round = 0; round < 3; round++) {
+    for (int i = 0; i < 200; i++) {
+      snprintf(pat, sizeof pat, "^x%d$", i);
+      snprintf(subj, sizeof subj, "x%d", i);
+      ck_assert_int_eq(ifs_regex_search(c, pat, strlen(pat), subj, strlen(subj)), IFS_REGEX_MATCH);
+      snprintf(subj, sizeof subj, "x%d", i + 1);
+      ck_assert_int_eq(ifs_regex_search(c, pat, strlen(pat), subj, strlen(subj)), IFS_REGEX_NOMATCH);
+      snprintf(pat, sizeof pat, "(x%d", i);
+      ck_assert_int_eq(ifs_regex_search(c, pat, strlen(pat), subj, strlen(subj)), IFS_REGEX_INVALID);
+    }
+  }
+  ifs_regex_cache_free(c);
+}
+END_TEST
+
+/* Allocation failure at every step: IFS_REGEX_NOMEM or the right answer,
+** never a crash; the cache stays usable afterwards. */
+START_TEST(alloc_failure) {
+  static const se_case cases[] = {
+    { "(?i)(\\w+) \\1", "Hello HELLO", IFS_REGEX_MATCH },
+    { "[\\s\\d]+x|(?P<n>a{2,5})(?P=n)", "aaaa", IFS_REGEX_MATCH },
+    { "(?i)[^a-z\\u017f]", "\xed\xb3\xbf", IFS_REGEX_MATCH },
+    { "(a", "a", IFS_REGEX_INVALID },
+    { "(?<=ab)c|x{70000}", "abc", IFS_REGEX_MATCH },
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+    const se_case *t = &cases[k];
+    int done = 0;
+    for (long n = 1; n < 5000 && !done; n++) {
+      ifs_test_fail_nth(n);
+      ifs_regex_cache *c = ifs_regex_cache_new();
+      if (c) {
+        int r = ifs_regex_search(c, t->pat, strlen(t->pat), t->subj, strlen(t->subj));
+        ck_assert_msg(r == t->want || r == IFS_REGEX_NOMEM, "%s at %ld: %d", t->pat, n, r);
+        if (r == IFS_REGEX_NOMEM) {
+          ifs_test_fail_nth(0);
+          r = ifs_regex_search(c, t->pat, strlen(t->pat), t->subj, strlen(t->subj));
+          ck_assert_int_eq(r, t->want);
+        } else if (ifs_test_alloc_count < n) {
+          done = 1;   /* the whole operation ran without reaching failure n */
+        }
+      }
+      ifs_test_fail_nth(0);
+      ifs_regex_cache_free(c);
+    }
+    ck_assert_msg(done, "%s: never completed", t->pat);
+  }
+}
+END_TEST
+
+static Suite *regex_suite(void) {
+  Suite *s = suite_create("ifs_regex");
+  TCase *tc = tcase_create("core");
+  tcase_set_timeout(tc, 60);
+  tcase_add_loop_test(tc, translate_exact, 0, (int)(sizeof TR / sizeof *TR));
+  tcase_add_loop_test(tc, search_like_python, 0, (int)(sizeof SE / sizeof *SE));
+  tcase_add_test(tc, nul_characters);
+  tcase_add_test(tc, surrogates);
+  tcase_add_test(tc, match_budget);
+  tcase_add_test(tc, cache_eviction);
+  tcase_add_test(tc, alloc_failure);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+IFS_TEST_MAIN(regex_suite)
