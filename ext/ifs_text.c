@@ -110,6 +110,13 @@ int ifs_utf8_is_valid(const char *s, size_t n) {
     if (i >= n) break;
     c = u[i];
     if (c < 0x80) continue;
+    /* Three-byte sequences without the E0/ED special cases (punctuation
+    ** such as quotes and dashes, CJK). */
+    if (((c >= 0xE1 && c <= 0xEC) || c >= 0xEE) && c <= 0xEF && i + 2 < n &&
+        (u[i + 1] & 0xC0) == 0x80 && (u[i + 2] & 0xC0) == 0x80) {
+      i += 3;
+      continue;
+    }
     size_t len = utf8_seq_len(u, n, i);
     if (!len) return 0;
     i += len;
