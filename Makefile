@@ -25,7 +25,7 @@ HEADERS  = $(wildcard ext/*.h)
 UNIT_SRC = $(wildcard tests/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/%.c=build/tests/%)
 
-.PHONY: all deps demo test unit tables sqltest parity analytics bench install clean
+.PHONY: all deps demo test unit tables sqltest sqltest-valgrind parity regexdiff analytics bench install clean
 all: build/ifscore.so
 
 deps:
@@ -38,6 +38,16 @@ build/obj/%.o: ext/%.c $(HEADERS) | deps
 build/ifscore.so: $(EXT_OBJ)
 	$(CC) $(CFLAGS) -shared -o $@ $(EXT_OBJ) $(PKG_LIBS)
 
+# The same extension without PCRE2's JIT, for valgrind: JIT code reads past
+# the subject with vector loads on purpose, which memcheck reports.
+NOJIT_OBJ = $(EXT_OBJ:build/obj/%=build/nojit/%)
+build/nojit/%.o: ext/%.c $(HEADERS) | deps
+	@mkdir -p build/nojit
+	$(CC) $(WARN) $(CFLAGS) -DIFS_NO_JIT -fPIC $(PKG_CFLAGS) -c $< -o $@
+
+build/nojit/ifscore.so: $(NOJIT_OBJ)
+	$(CC) $(CFLAGS) -shared -o $@ $(NOJIT_OBJ) $(PKG_LIBS)
+
 build/tests/%: tests/%.c tests/ifs_alloc_test.c $(CORE_OBJ) $(HEADERS)
 	@mkdir -p build/tests
 	$(CC) $(WARN) $(CFLAGS) $(PKG_CFLAGS) $(CHECK_CFLAGS) -Iext -o $@ $< \
@@ -49,8 +59,14 @@ unit: $(UNIT_BIN)
 sqltest: build/ifscore.so
 	@sh tests/sql/run.sh $(SQLITE)
 
+sqltest-valgrind: build/nojit/ifscore.so
+	@VALGRIND=1 IFSCORE_LIB=build/nojit/ifscore sh tests/sql/run.sh $(SQLITE)
+
 parity: build/ifscore.so
 	@$(PYTHON) tests/parity.py
+
+regexdiff: build/ifscore.so
+	@$(PYTHON) tests/regex_diff.py
 
 tables: | deps
 	@$(PYTHON) tests/check_tables.py
@@ -59,7 +75,7 @@ analytics: build/ifscore.so
 	@sh tests/sql_analytics/run.sh $(SQLITE)
 	@$(PYTHON) tests/analytics.py
 
-test: unit tables sqltest parity analytics
+test: unit tables sqltest sqltest-valgrind parity regexdiff analytics
 	@echo "make test: all suites passed"
 
 demo: build/ifscore.so

@@ -78,16 +78,20 @@ int ifs_buf_append_cp(ifs_buf *b, uint32_t cp) {
   return ifs_buf_append(b, t, n);
 }
 
+/* SQLite's allocator promises 8-byte alignment, so blocks (a header of
+** three words) hand out 8-byte aligned memory: enough for every value the
+** core stores (pointers, size_t, double). */
 struct ifs_arena_block {
   ifs_arena_block *next;
   size_t used, cap;
-  _Alignas(16) unsigned char data[];
+  unsigned char data[];
 };
 
 void ifs_arena_init(ifs_arena *a) { a->head = NULL; }
 
 void *ifs_arena_alloc(ifs_arena *a, size_t n) {
-  n = (n + 15) & ~(size_t)15;
+  if (n > SIZE_MAX / 2) return NULL;
+  n = (n + 7) & ~(size_t)7;
   ifs_arena_block *h = a->head;
   if (!h || h->cap - h->used < n) {
     size_t cap = n > 16384 ? n : 16384;

@@ -54,7 +54,7 @@ typedef struct ifs_arena {
 } ifs_arena;
 
 void ifs_arena_init(ifs_arena *a);
-void *ifs_arena_alloc(ifs_arena *a, size_t n);  /* 16-byte aligned; NULL on OOM */
+void *ifs_arena_alloc(ifs_arena *a, size_t n);  /* 8-byte aligned; NULL on OOM */
 void ifs_arena_reset(ifs_arena *a);             /* empty, keeps one block */
 void ifs_arena_free(ifs_arena *a);
 

@@ -2403,13 +2403,16 @@ static centry *cache_fill(ifs_regex_cache *c, const char *pat, size_t pn,
   if (!status) {
     int err;
     PCRE2_SIZE off;
-    code = pcre2_compile((PCRE2_SPTR)c->pat.p, c->pat.len,
+    /* an empty translation leaves the buffer unallocated; PCRE2 wants a pointer */
+    code = pcre2_compile((PCRE2_SPTR)(c->pat.p ? c->pat.p : ""), c->pat.len,
                          COMPILE_OPTS | workaround_opts(&c->pat), &err, &off, c->cctx);
     if (!code) {
       if (err == PCRE2_ERROR_HEAP_FAILED) { ifs_free(key); return NULL; }
       status = IFS_REGEX_LIMIT;   /* beyond PCRE2's sizes: see the report */
     } else {
+#ifndef IFS_NO_JIT   /* the valgrind build: JIT code reads past subjects on purpose */
       (void)pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);   /* else interpreted */
+#endif
     }
   }
   slot->minwidth = minwidth;

@@ -286,7 +286,7 @@ static void fn_is_json(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 }
 
 /* 1 match, 0 none, NULL for a pattern Python rejects or one that exceeds
-** the match budget. */
+** the match budget (the evaluator labels that "(match limit exceeded)"). */
 static void fn_search(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc;
   ifs_conn *c = sqlite3_user_data(ctx);

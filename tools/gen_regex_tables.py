@@ -17,18 +17,17 @@ the C side answers exactly what Python's sre would:
 
 It also checks the assumptions the C code makes (Python's \\w and \\d equal
 PCRE2 10.42's UCP \\w and \\d, lowercase stays in the BMP, ...) and stops
-if one fails.  Run by hand:  /usr/bin/python3 tools/gen_regex_tables.py
+if one fails.  Run by hand:
+    /usr/bin/python3 tools/gen_regex_tables.py > ext/ifs_regex_tables.h
+(tests/check_tables.py checks that the committed header is what it prints).
 """
 import _sre
 import ctypes
-import os
 import sys
 import unicodedata
 from re._casefix import _EXTRA_CASES
 
 MAXCP = 0x110000
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ext",
-                   "ifs_regex_tables.h")
 
 
 def ranges(pred):
@@ -264,11 +263,9 @@ def main():
     out.append(range_table("ifs_re_xid_start", xid_start))
     out.append(range_table("ifs_re_xid_continue", xid_cont))
     out.append("#endif")
-    with open(OUT, "w", encoding="utf-8") as f:
-        f.write("\n".join(out) + "\n")
-    print("wrote", os.path.normpath(OUT), "cased", len(cased), "space",
-          len(space), "digit", len(digits), "xid", len(xid_start),
-          len(xid_cont))
+    sys.stdout.write("\n".join(out) + "\n")
+    print("tables: cased", len(cased), "space", len(space), "digit", len(digits),
+          "xid", len(xid_start), len(xid_cont), file=sys.stderr)
 
 
 if __name__ == "__main__":

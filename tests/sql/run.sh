@@ -4,7 +4,8 @@
 # (stdout and stderr) must equal tests/sql/NAME.expected byte for byte.
 #
 #   sh tests/sql/run.sh [sqlite3-binary]        (make sqltest)
-#   VALGRIND=1 sh tests/sql/run.sh              each run under valgrind;
+#   VALGRIND=1 IFSCORE_LIB=build/nojit/ifscore sh tests/sql/run.sh
+#                                               each run under valgrind;
 #                                               any error or leak fails
 #   IFSCORE_LIB=path/to/ifscore sh tests/sql/run.sh   another build (no .so)
 #
@@ -26,9 +27,8 @@ if [ "${VALGRIND:-0}" = 1 ]; then
   VG="valgrind -q --error-exitcode=99 --leak-check=full"
   VG="$VG --errors-for-leak-kinds=definite,indirect,possible"
   # PCRE2's JIT code reads past the subject with SIMD loads, which valgrind
-  # reports (PCRE2 built without --enable-valgrind); ask for the interpreter.
-  IFSCORE_NO_JIT=1
-  export IFSCORE_NO_JIT
+  # reports (PCRE2 built without --enable-valgrind): use the build without
+  # JIT, build/nojit/ifscore (make sqltest-valgrind does).
 fi
 
 tmp=$(mktemp -d) || exit 1
