@@ -245,26 +245,37 @@ static inline uint64_t ascii_space_bits(uint64_t w) {
   return ascii_in_range(w, 0x09, 5) | ascii_in_range(w, 0x1C, 5);
 }
 
+/* Bit 7 set in each byte of w equal to b. */
+static inline uint64_t bytes_equal(uint64_t w, unsigned char b) {
+  uint64_t x = w ^ (0x0101010101010101ull * b);
+  return (x - 0x0101010101010101ull) & ~x & 0x8080808080808080ull;
+}
+
+/* 1 when w holds a lead byte of a non-ASCII whitespace character: C2
+** (U+0085, U+00A0), E1 (U+1680), E2 (U+2000..U+205F), E3 (U+3000). */
+static inline int has_space_lead(uint64_t w) {
+  return (bytes_equal(w, 0xC2) | bytes_equal(w, 0xE1) | bytes_equal(w, 0xE2) |
+          bytes_equal(w, 0xE3)) != 0;
+}
+
 void ifs_count(const char *s, size_t n, size_t *words_out, size_t *chars_out) {
   const unsigned char *u = (const unsigned char *)s;
   size_t words = 0, cont = 0, i = 0;
   uint64_t prev_word = 0;   /* bit 7 set when the previous character was not space */
   while (i < n) {
-    if (IFS_LITTLE_ENDIAN && i + 8 <= n) {
+    /* Eight bytes at once when they start a character and hold no lead of
+    ** a non-ASCII space: then only their ASCII bytes can be spaces, and the
+    ** bytes of a multi-byte character are all "word". */
+    if (IFS_LITTLE_ENDIAN && i + 8 <= n && (u[i] & 0xC0) != 0x80) {
       uint64_t w = load8(u + i);
-      if (!(w & 0x8080808080808080ull)) {
-        uint64_t word = ~ascii_space_bits(w) & 0x8080808080808080ull;
-        uint64_t starts = word & ~((word << 8) | prev_word);
+      uint64_t high = w & 0x8080808080808080ull;
+      if (!high || !has_space_lead(w)) {
+        uint64_t space = ascii_space_bits(w & 0x7F7F7F7F7F7F7F7Full) & ~high;
+        uint64_t word = ~space & 0x8080808080808080ull;
+        uint64_t starts = word & ~((word << 8) | prev_word) & ~cont_bits(w);
         words += count_high_bits(starts);
+        cont += count_high_bits(cont_bits(w));
         prev_word = (word >> 56) & 0x80;
-        i += 8;
-        continue;
-      }
-      /* four two-byte letters; only lead C2 (U+0085, U+00A0) can be space */
-      if (four_two_byte_chars(w) && no_c2_lead(w)) {
-        words += !prev_word;
-        prev_word = 0x80;
-        cont += 4;
         i += 8;
         continue;
       }
