@@ -45,6 +45,7 @@
 #include <string.h>
 #include <time.h>
 #include "ifs_regex.h"
+#include "ifs_text.h"
 #include "ifs_regex_tables.h"
 
 /* ------------------------------------------------------------------ */
@@ -2441,21 +2442,12 @@ static centry *cache_get(ifs_regex_cache *c, const char *pat, size_t pn, uint32_
 /* 0 when the subject is strict UTF-8 (PCRE2 can take it as is); else,
 ** as it holds a surrogate or a byte that is not UTF-8, the base of the
 ** first block of MAP_BASES it does not use (see map_cp). */
-static int has_surrogate(const char *s, size_t n) {
-  /* a surrogate in internal UTF-8 is ED A0..BF xx: find the EDs (memchr
-  ** is vectorised), most subjects have none */
-  const char *p = s, *end = s + n;
-  while ((p = memchr(p, 0xED, (size_t)(end - p))) != NULL) {
-    if (end - p >= 3 && (unsigned char)p[1] >= 0xA0) return 1;
-    p++;
-  }
-  return 0;
-}
-
 static uint32_t subject_map_base(const char *s, size_t n) {
   const unsigned char *u = (const unsigned char *)s;
   size_t i = 0;
-  if (!has_surrogate(s, n)) return 0;
+  /* strict UTF-8 (the common case, checked word-at-a-time) has neither
+  ** surrogates nor stray bytes: PCRE2 takes it as it is */
+  if (ifs_utf8_is_valid(s, n)) return 0;
   int surrogates = 0;
   uint32_t used = 0;   /* bit k: the subject has a character of block k */
   while (i < n) {

@@ -1,0 +1,149 @@
+/*
+** fuzz_text.c — libFuzzer target for the text layer (ext/ifs_text.c):
+** ifs_to_internal / ifs_to_external, ifs_count_words, ifs_count_chars,
+** ifs_lower, ifs_strip, ifs_decode / ifs_decode_prev.
+**
+** Invariants on the internal form of the input:
+**   to_external(to_internal(raw)) == raw, byte for byte;
+**   strictly valid UTF-8 is its own internal form;
+**   escaped bytes appear exactly when the input is not valid UTF-8;
+**   chars and words equal a plain decode loop with ifs_isspace;
+**   decode_prev walks back over exactly what decode walked forward;
+**   strip bounds hold no outer whitespace and only whitespace outside;
+**   lower() never shrinks the character count, is well-formed internal
+**   UTF-8, and is plain ASCII tolower on ASCII text.
+** The raw bytes are also fed as if they were internal text (the header
+** promises stray bytes never read out of bounds): no crash is the check.
+*/
+#include "fuzz_common.h"
+
+/* Decoding loop over internal text: count code points and words. */
+static void reference_counts(const char *s, size_t n, size_t *chars, size_t *words) {
+  size_t i = 0;
+  int in_word = 0;
+  *chars = *words = 0;
+  while (i < n) {
+    uint32_t cp = ifs_decode(s, n, &i);
+    (*chars)++;
+    if (ifs_isspace(cp)) in_word = 0;
+    else if (!in_word) { in_word = 1; (*words)++; }
+    (void)ifs_decimal_value(cp);
+    (void)ifs_isprintable(cp);
+  }
+}
+
+/* Well-formed internal UTF-8: every decode step consumes a full sequence
+** and the code point is minimal-length and at most U+10FFFF. */
+static int well_formed_internal(const char *s, size_t n) {
+  size_t i = 0;
+  while (i < n) {
+    size_t at = i;
+    unsigned char c = (unsigned char)s[at];
+    uint32_t cp = ifs_decode(s, n, &i);
+    size_t len = i - at;
+    if (c >= 0x80 && len == 1) return 0;      /* stray byte */
+    if (cp > 0x10FFFF) return 0;
+    if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000))
+      return 0;
+  }
+  return 1;
+}
+
+static void check_decode_prev(const char *s, size_t n) {
+  uint32_t fwd[64];
+  size_t nf = 0, i = 0;
+  while (i < n && nf < 64) fwd[nf++] = ifs_decode(s, n, &i);
+  if (i != n) return;                          /* long text: skip */
+  size_t j = n;
+  while (nf > 0) {
+    fuzz_assert(j > 0);
+    uint32_t cp = ifs_decode_prev(s, &j);
+    fuzz_assert(cp == fwd[--nf]);
+  }
+  fuzz_assert(j == 0);
+}
+
+static void check_strip(const char *s, size_t n) {
+  size_t a, b;
+  ifs_strip(s, n, &a, &b);
+  fuzz_assert(a <= b && b <= n);
+  size_t i = 0;
+  while (i < a) fuzz_assert(ifs_isspace(ifs_decode(s, a, &i)));
+  i = b;
+  while (i < n) fuzz_assert(ifs_isspace(ifs_decode(s, n, &i)));
+  if (a < b) {
+    i = a;
+    fuzz_assert(!ifs_isspace(ifs_decode(s, b, &i)));
+    i = b;
+    fuzz_assert(!ifs_isspace(ifs_decode_prev(s, &i)));
+  } else {
+    fuzz_assert(ifs_count_words(s, n) == 0);
+  }
+}
+
+static void check_lower(const char *s, size_t n, ifs_buf *low) {
+  ifs_buf_clear(low);
+  fuzz_assert(ifs_lower(s, n, low) == IFS_OK);
+  fuzz_assert(well_formed_internal(low->p ? low->p : "", low->len));
+  fuzz_assert(ifs_count_chars(low->p ? low->p : "", low->len) >= ifs_count_chars(s, n));
+  if (ifs_is_ascii(s, n)) {
+    fuzz_assert(low->len == n);
+    for (size_t i = 0; i < n; i++) {
+      char c = s[i];
+      char want = c >= 'A' && c <= 'Z' ? (char)(c + 32) : c;
+      fuzz_assert(low->p[i] == want);
+    }
+  }
+}
+
+/* Raw bytes handed over as if internal: must not crash or overread. */
+static void poke_raw(const char *s, size_t n, ifs_buf *tmp) {
+  (void)ifs_count_words(s, n);
+  (void)ifs_count_chars(s, n);
+  (void)ifs_has_escaped_bytes(s, n);
+  size_t a, b;
+  ifs_strip(s, n, &a, &b);
+  fuzz_assert(a <= b && b <= n);
+  ifs_buf_clear(tmp);
+  fuzz_assert(ifs_lower(s, n, tmp) == IFS_OK);
+  ifs_buf_clear(tmp);
+  fuzz_assert(ifs_to_external(s, n, tmp) == IFS_OK);
+  size_t i = 0, steps = 0;
+  while (i < n) { size_t k = i; (void)ifs_decode(s, n, &i); fuzz_assert(i > k && i <= n); steps++; }
+  i = n;
+  while (i > 0) { size_t k = i; (void)ifs_decode_prev(s, &i); fuzz_assert(i < k); }
+  (void)steps;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  const char *raw = (const char *)data;
+  ifs_buf in, out, low;
+  ifs_buf_init(&in);
+  ifs_buf_init(&out);
+  ifs_buf_init(&low);
+
+  fuzz_internal(raw, size, &in);
+  int valid = ifs_utf8_is_valid(raw, size);
+  if (valid) fuzz_assert(in.len == size && memcmp(in.p, raw, size) == 0);
+  fuzz_assert(ifs_has_escaped_bytes(in.p, in.len) == !valid);
+  fuzz_assert(well_formed_internal(in.p, in.len));
+
+  fuzz_assert(ifs_to_external(in.p, in.len, &out) == IFS_OK);
+  fuzz_assert(out.len == size && (size == 0 || memcmp(out.p, raw, size) == 0));
+
+  size_t chars, words;
+  reference_counts(in.p, in.len, &chars, &words);
+  fuzz_assert(ifs_count_chars(in.p, in.len) == chars);
+  fuzz_assert(ifs_count_words(in.p, in.len) == words);
+  fuzz_assert(ifs_is_ascii(in.p, in.len) == (chars == in.len));
+
+  check_decode_prev(in.p, in.len);
+  check_strip(in.p, in.len);
+  check_lower(in.p, in.len, &low);
+  poke_raw(raw, size, &out);
+
+  ifs_buf_free(&in);
+  ifs_buf_free(&out);
+  ifs_buf_free(&low);
+  return 0;
+}
