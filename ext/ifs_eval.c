@@ -29,6 +29,7 @@ typedef struct row {
   size_t rn;
   int have_counts, have_lower, have_lower_ascii;
   int ascii_lower_ok;     /* -1 unknown, else: no U+0130 / U+212A in resp */
+  int strict_utf8;        /* resp arrived as strict UTF-8 (no surrogates) */
   size_t words, chars;
 } row;
 
@@ -253,7 +254,9 @@ static int check_regex(ifs_evaluator *ev, ifs_result *r, row *w, const ifs_jval 
   if (!v || !ifs_py_truthy(v)) return IFS_OK;
   ifs_buf_clear(&ev->value);
   if (ifs_py_str(v, &ev->value)) return IFS_NOMEM;
-  int m = ifs_regex_search(ev->regex, ev->value.p, ev->value.len, w->resp, w->rn);
+  int m = w->strict_utf8
+              ? ifs_regex_search_utf8(ev->regex, ev->value.p, ev->value.len, w->resp, w->rn)
+              : ifs_regex_search(ev->regex, ev->value.p, ev->value.len, w->resp, w->rn);
   if (m == IFS_REGEX_NOMEM) return IFS_NOMEM;
   ifs_buf *lb = &ev->label;
   ifs_buf_clear(lb);
@@ -338,7 +341,8 @@ int ifs_evaluate(ifs_evaluator *ev, const char *resp, size_t rn,
   w.ascii_lower_ok = -1;
   if (!resp) { resp = ""; rn = 0; }
   if (internal_form(resp, rn, &ev->resp_in, &w.resp)) return IFS_NOMEM;
-  w.rn = w.resp == resp ? rn : ev->resp_in.len;
+  w.strict_utf8 = w.resp == resp;
+  w.rn = w.strict_utf8 ? rn : ev->resp_in.len;
   rc = run_checks(ev, r, &w, c);
   ifs_arena_reset(&ev->arena);
   if (rc) return rc;

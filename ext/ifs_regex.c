@@ -2535,9 +2535,21 @@ static uint64_t count_chars(const char *s, size_t n) {
   return k;
 }
 
+static int search(ifs_regex_cache *c, const char *pat, size_t pn,
+                  const char *subj, size_t sn, uint32_t map_base);
+
 int ifs_regex_search(ifs_regex_cache *c, const char *pat, size_t pn,
                      const char *subj, size_t sn) {
-  uint32_t map_base = subject_map_base(subj, sn);
+  return search(c, pat, pn, subj, sn, subject_map_base(subj, sn));
+}
+
+int ifs_regex_search_utf8(ifs_regex_cache *c, const char *pat, size_t pn,
+                          const char *subj, size_t sn) {
+  return search(c, pat, pn, subj, sn, 0);   /* strict UTF-8: nothing to map */
+}
+
+static int search(ifs_regex_cache *c, const char *pat, size_t pn,
+                  const char *subj, size_t sn, uint32_t map_base) {
   centry *e = cache_get(c, pat, pn, map_base);
   if (!e) return IFS_REGEX_NOMEM;
   if (e->status == IFS_REGEX_LIMIT && e->minwidth > sn) return IFS_REGEX_NOMATCH;

@@ -30,9 +30,15 @@ void ifs_regex_cache_free(ifs_regex_cache *c);
 int ifs_regex_search(ifs_regex_cache *c, const char *pat, size_t pn,
                      const char *subj, size_t sn);
 
+/* The same for a subject the caller has already found to be strict UTF-8
+** (ifs_utf8_is_valid), which spares a pass over it. */
+int ifs_regex_search_utf8(ifs_regex_cache *c, const char *pat, size_t pn,
+                          const char *subj, size_t sn);
+
 /* The translation alone: PCRE2 pattern text appended to out, options
-** (PCRE2_* compile flags beyond the fixed ones) stored in *opts.
-** IFS_OK, IFS_INVALID (Python raises) or IFS_NOMEM. */
+** (PCRE2_* compile flags beyond the fixed ones; today always 0) stored in
+** *opts.  IFS_OK, IFS_INVALID (Python raises), IFS_TOOBIG (a translation
+** over 16 MB) or IFS_NOMEM. */
 int ifs_regex_translate(const char *pat, size_t pn, ifs_buf *out,
                         uint32_t *opts);
 
