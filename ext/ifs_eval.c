@@ -79,13 +79,15 @@ void ifs_result_free(ifs_result *r) {
   ifs_result_init(r);
 }
 
-/* Internal form of raw bytes: the bytes themselves when valid UTF-8. */
+/* Internal form of raw bytes: the bytes themselves when valid UTF-8,
+** else a converted copy in scratch. */
 static int internal_form(const char *s, size_t n, ifs_buf *scratch,
-                         const char **out) {
-  if (ifs_utf8_is_valid(s, n)) { *out = s; return IFS_OK; }
+                         const char **out, size_t *out_n) {
+  if (ifs_utf8_is_valid(s, n)) { *out = s; *out_n = n; return IFS_OK; }
   ifs_buf_clear(scratch);
   if (ifs_to_internal(s, n, scratch)) return IFS_NOMEM;
   *out = scratch->p;
+  *out_n = scratch->len;
   return IFS_OK;
 }
 
@@ -327,11 +329,11 @@ int ifs_evaluate(ifs_evaluator *ev, const char *resp, size_t rn,
   result_reset(r);
   if (!cons) return inconclusive(r, IFS_NO_CONSTRAINTS);
   const char *cons_in;
-  if (internal_form(cons, cn, &ev->cons_in, &cons_in)) return IFS_NOMEM;
+  size_t cons_n;
+  if (internal_form(cons, cn, &ev->cons_in, &cons_in, &cons_n)) return IFS_NOMEM;
   ifs_arena_reset(&ev->arena);
   ifs_jval *c;
-  int rc = ifs_json_parse(cons_in, cn == 0 ? 0 : (cons_in == cons ? cn : ev->cons_in.len),
-                          &ev->arena, &c);
+  int rc = ifs_json_parse(cons_in, cons_n, &ev->arena, &c);
   if (rc == IFS_NOMEM) return rc;
   if (rc != IFS_OK) return inconclusive(r, IFS_BAD_JSON);
   if (!ifs_py_truthy(c)) return inconclusive(r, IFS_NO_CONSTRAINTS);
@@ -340,9 +342,8 @@ int ifs_evaluate(ifs_evaluator *ev, const char *resp, size_t rn,
   row w = {0};
   w.ascii_lower_ok = -1;
   if (!resp) { resp = ""; rn = 0; }
-  if (internal_form(resp, rn, &ev->resp_in, &w.resp)) return IFS_NOMEM;
+  if (internal_form(resp, rn, &ev->resp_in, &w.resp, &w.rn)) return IFS_NOMEM;
   w.strict_utf8 = w.resp == resp;
-  w.rn = w.strict_utf8 ? rn : ev->resp_in.len;
   rc = run_checks(ev, r, &w, c);
   ifs_arena_reset(&ev->arena);
   if (rc) return rc;
