@@ -403,7 +403,8 @@ static int close_container(jparser *p) {
   size_t cnt = p->nvals - base;
   ifs_jval *v = new_node(p, is_obj ? IFS_JOBJ : IFS_JARR);
   if (!v) return IFS_NOMEM;
-  ifs_jval **kids = p->vals + base;
+  /* vals is still NULL when nothing was ever pushed ("[]"): no arithmetic on it */
+  ifs_jval **kids = cnt ? p->vals + base : NULL;
   if (!is_obj) {
     if (cnt) {
       v->items = ifs_arena_alloc(p->a, cnt * sizeof *v->items);

@@ -83,13 +83,6 @@ static inline int four_two_byte_chars(uint64_t w) {
   return ((leads + 0x7FFF7FFF7FFF7FFFull) & 0x8000800080008000ull) == 0x8000800080008000ull;
 }
 
-/* 1 when none of the four lead bytes of such a word is C2, the only lead
-** of a two-byte whitespace character (U+0085, U+00A0). */
-static inline int no_c2_lead(uint64_t w) {
-  uint64_t m = (w ^ 0x00C200C200C200C2ull) & 0x00FF00FF00FF00FFull;
-  return ((m + 0x7FFF7FFF7FFF7FFFull) & 0x8000800080008000ull) == 0x8000800080008000ull;
-}
-
 int ifs_utf8_is_valid(const char *s, size_t n) {
   const unsigned char *u = (const unsigned char *)s;
   size_t i = 0;
