@@ -298,7 +298,10 @@ static void fn_search(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     return;
   }
   if (!s || !p) return;
-  int m = ifs_regex_search(ifs_evaluator_regex(c->ev), p, pn, s, sn);
+  /* arg_internal hands back SQLite's own text only when it is strict UTF-8 */
+  ifs_regex_cache *rc = ifs_evaluator_regex(c->ev);
+  int m = s != c->in_a.p ? ifs_regex_search_utf8(rc, p, pn, s, sn)
+                         : ifs_regex_search(rc, p, pn, s, sn);
   if (m == IFS_REGEX_NOMEM) sqlite3_result_error_nomem(ctx);
   else if (m == IFS_REGEX_MATCH || m == IFS_REGEX_NOMATCH) sqlite3_result_int(ctx, m);
 }
