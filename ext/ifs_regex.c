@@ -2529,12 +2529,6 @@ static int search_chunks(ifs_regex_cache *c, pcre2_code *code, const char *s, si
   }
 }
 
-static uint64_t count_chars(const char *s, size_t n) {
-  uint64_t k = 0;
-  for (size_t i = 0; i < n; i++) k += ((unsigned char)s[i] & 0xC0) != 0x80;
-  return k;
-}
-
 static int search(ifs_regex_cache *c, const char *pat, size_t pn,
                   const char *subj, size_t sn, uint32_t map_base);
 
@@ -2553,7 +2547,7 @@ static int search(ifs_regex_cache *c, const char *pat, size_t pn,
   centry *e = cache_get(c, pat, pn, map_base);
   if (!e) return IFS_REGEX_NOMEM;
   if (e->status == IFS_REGEX_LIMIT && e->minwidth > sn) return IFS_REGEX_NOMATCH;
-  if (e->status == IFS_REGEX_LIMIT && e->minwidth > count_chars(subj, sn))
+  if (e->status == IFS_REGEX_LIMIT && e->minwidth > ifs_count_chars(subj, sn))
     return IFS_REGEX_NOMATCH;   /* PCRE2 could not hold it, but too short */
   if (e->status) return e->status;
   if (map_base) {

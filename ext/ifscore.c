@@ -266,12 +266,8 @@ static void fn_lower(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   size_t n;
   if (helper_arg(ctx, argv[0], &s, &n) || !s) return;
   ifs_buf_clear(&c->in_b);
-  ifs_buf_clear(&c->out);
-  if (ifs_lower(s, n, &c->in_b) || ifs_to_external(c->in_b.p, c->in_b.len, &c->out)) {
-    sqlite3_result_error_nomem(ctx);
-    return;
-  }
-  result_bytes(ctx, c->out.p, c->out.len);
+  if (ifs_lower(s, n, &c->in_b)) { sqlite3_result_error_nomem(ctx); return; }
+  result_internal(ctx, c->in_b.p, c->in_b.len, &c->out);
 }
 
 static void fn_is_json(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
