@@ -2,33 +2,81 @@
 ** ifs_eval.c — the evaluator (see ifs_eval.h).
 **
 ** Order of the checks, labels and reasons follow SPEC.md section 1 to the
-** byte.  Work is done lazily: the response is lowercased only when a needle
-** asks, words and chars counted only when a limit asks.
+** byte.  Evaluation has two halves.  A constraints text is compiled once
+** into a plan (its checks in order, with their limits, needles already
+** lowered and prepared for searching, patterns, fixed labels) and kept in
+** a small per-evaluator cache keyed by the text, because eval tables
+** repeat a few constraint texts over many rows.  The plan is then run on
+** each response, lazily: words and chars are counted only when a limit
+** asks, the response is lowercased only when a needle cannot be searched
+** for directly.
 */
 #include "ifs_eval.h"
 #include "ifs_json.h"
+#include "ifs_needle.h"
 #include "ifs_pyval.h"
 #include "ifs_text.h"
 #include <string.h>
 
+/* One check of a plan; offsets are into the plan's text. */
+typedef struct plan_check {
+  ifs_kind kind;
+  int invalid;            /* a limit whose value int() rejects */
+  size_t arg_at, arg_len; /* limit in decimal, needle's str(), or pattern */
+  size_t low_at, low_len; /* needles: needle.lower() */
+  size_t label_at, label_len;   /* fixed labels (all but valid limits) */
+  ifs_needle nd;          /* needles with low_len > 0 */
+} plan_check;
+
+/* A compiled constraints text.  A cached plan is one allocation holding
+** this header, its checks, key and text; the plan of a text too big to
+** keep is a view of the evaluator's work buffers, valid for one row. */
+typedef struct plan {
+  uint64_t hash;
+  ifs_verdict verdict;    /* IFS_SCORED: run the checks */
+  size_t n, kn, tn;
+  plan_check *checks;
+  const char *key;        /* the constraints bytes as given */
+  const char *text;
+} plan;
+
+/* The plan cache: eval tables repeat each case's constraints once per run
+** or model, so it holds thousands; when full (count or bytes) it is
+** emptied at once, which keeps it simple and its memory bounded. */
+#define PLAN_MAX 4096                       /* plans; the table has twice as many slots */
+#define PLAN_BYTES ((size_t)16 << 20)       /* total size of the plans */
+#define PLAN_KEEP_BYTES ((size_t)256 << 10) /* a bigger plan is not kept */
+
+/* A table slot holds the hash too, so that probing touches no plan. */
+typedef struct plan_slot {
+  uint64_t hash;
+  plan *pl;
+} plan_slot;
+#define PLAN_TABLE (2 * PLAN_MAX)
+
 struct ifs_evaluator {
   ifs_regex_cache *regex;
-  ifs_arena arena;        /* parsed constraints of the current row */
+  plan_slot *table;       /* open addressing by hash */
+  size_t count, bytes;
+  plan_check *wchecks;    /* compiling: the checks, */
+  size_t wn, wcap;
+  ifs_buf wtext;          /* their text */
+  plan work;              /* and the view of both */
+  ifs_arena arena;        /* parsed constraints while compiling */
   ifs_buf resp_in;        /* response in internal form, when it differs */
   ifs_buf cons_in;        /* constraints in internal form, when they differ */
   ifs_buf resp_lower;     /* resp.lower(), when a needle asks */
-  ifs_buf resp_lower_ascii; /* resp with A..Z lowered, for ASCII needles */
-  ifs_buf value;          /* str() / int() of the value at hand */
-  ifs_buf needle_lower;
-  ifs_buf label;          /* the label being built, internal form */
+  ifs_buf label;          /* a limit's label being built, internal form */
 };
+
+static void plans_flush(ifs_evaluator *ev);
 
 /* What one row's evaluation knows about the response. */
 typedef struct row {
   const char *resp;
   size_t rn;
-  int have_counts, have_lower, have_lower_ascii;
-  int ascii_lower_ok;     /* -1 unknown, else: no U+0130 / U+212A in resp */
+  int have_counts, have_lower;
+  int needle_direct;      /* -1 unknown, else: no U+0130 / U+03A3 in resp */
   int strict_utf8;        /* resp arrived as strict UTF-8 (no surrogates) */
   size_t words, chars;
 } row;
@@ -57,10 +105,11 @@ void ifs_evaluator_free(ifs_evaluator *ev) {
   ifs_buf_free(&ev->resp_in);
   ifs_buf_free(&ev->cons_in);
   ifs_buf_free(&ev->resp_lower);
-  ifs_buf_free(&ev->resp_lower_ascii);
-  ifs_buf_free(&ev->value);
-  ifs_buf_free(&ev->needle_lower);
   ifs_buf_free(&ev->label);
+  plans_flush(ev);
+  ifs_free(ev->table);
+  ifs_free(ev->wchecks);
+  ifs_buf_free(&ev->wtext);
   ifs_free(ev);
 }
 
@@ -91,8 +140,240 @@ static int internal_form(const char *s, size_t n, ifs_buf *scratch,
   return IFS_OK;
 }
 
-/* Appends a check whose label is ev->label (internal form). */
-static int add_check(ifs_evaluator *ev, ifs_result *r, ifs_kind kind, int ok) {
+/* ---- plans: compiling a constraints text -------------------------------- */
+
+static plan_check *plan_add(ifs_evaluator *ev, ifs_kind kind) {
+  if (ev->wn == ev->wcap) {
+    size_t cap = ev->wcap ? ev->wcap * 2 : 8;
+    plan_check *c = ifs_realloc(ev->wchecks, cap * sizeof *c);
+    if (!c) return NULL;
+    ev->wchecks = c;
+    ev->wcap = cap;
+  }
+  plan_check *c = &ev->wchecks[ev->wn++];
+  memset(c, 0, sizeof *c);
+  c->kind = kind;
+  return c;
+}
+
+/* Appends the fixed label "{prefix}{arg}{suffix}" of c to the work text. */
+static int plan_label(ifs_evaluator *ev, plan_check *c, const char *prefix, const char *suffix) {
+  ifs_buf *t = &ev->wtext;
+  /* reserved first, so that copying the argument from t cannot move it */
+  if (ifs_buf_reserve(t, strlen(prefix) + c->arg_len + strlen(suffix))) return IFS_NOMEM;
+  c->label_at = t->len;
+  ifs_buf_append_str(t, prefix);
+  ifs_buf_append(t, t->p + c->arg_at, c->arg_len);
+  ifs_buf_append_str(t, suffix);
+  c->label_len = t->len - c->label_at;
+  return t->oom ? IFS_NOMEM : IFS_OK;
+}
+
+/* Appends str() or int() of v to the work text as c's argument. */
+static int plan_arg(ifs_evaluator *ev, plan_check *c, const ifs_jval *v, int as_int) {
+  c->arg_at = ev->wtext.len;
+  int rc = as_int ? ifs_py_int(v, &ev->wtext) : ifs_py_str(v, &ev->wtext);
+  c->arg_len = ev->wtext.len - c->arg_at;
+  return rc;
+}
+
+/* max_words / min_words / max_chars, when the key is present. */
+static int compile_limit(ifs_evaluator *ev, const ifs_jval *obj, ifs_kind kind) {
+  const char *key = kind_names[kind];
+  const ifs_jval *v = ifs_json_get(obj, key, strlen(key));
+  if (!v) return IFS_OK;
+  plan_check *c = plan_add(ev, kind);
+  if (!c) return IFS_NOMEM;
+  int rc = plan_arg(ev, c, v, 1);
+  if (rc == IFS_NOMEM) return rc;
+  if (rc == IFS_INVALID) {
+    c->invalid = 1;
+    ev->wtext.len = c->arg_at;
+    c->arg_len = 0;
+    return plan_label(ev, c, key, " (invalid value)");
+  }
+  return IFS_OK;   /* its label holds the count: built per row */
+}
+
+static int compile_json(ifs_evaluator *ev, const ifs_jval *obj) {
+  const ifs_jval *v = ifs_json_get(obj, "must_be_json", 12);
+  if (!v || !ifs_py_truthy(v)) return IFS_OK;
+  plan_check *c = plan_add(ev, IFS_MUST_BE_JSON);
+  if (!c) return IFS_NOMEM;
+  c->arg_at = ev->wtext.len;
+  return plan_label(ev, c, "must_be_json", "");
+}
+
+/* One needle: its str() for the label and its lowercase for the search. */
+static int compile_needle(ifs_evaluator *ev, const ifs_jval *item, ifs_kind kind) {
+  plan_check *c = plan_add(ev, kind);
+  if (!c || plan_arg(ev, c, item, 0)) return IFS_NOMEM;
+  /* lowering appends to the text, which may move: lower a copy */
+  ifs_buf *t = &ev->wtext, arg;
+  ifs_buf_init(&arg);
+  int rc = ifs_buf_append(&arg, t->p + c->arg_at, c->arg_len);
+  c->low_at = t->len;
+  if (!rc) rc = ifs_lower(arg.p ? arg.p : "", arg.len, t);
+  ifs_buf_free(&arg);
+  if (rc) return IFS_NOMEM;
+  c->low_len = t->len - c->low_at;
+  return plan_label(ev, c, kind == IFS_MUST_INCLUDE ? "must_include '" : "must_exclude '", "'");
+}
+
+/* _as_list(): null -> none, array -> each element, anything else -> one. */
+static int compile_needles(ifs_evaluator *ev, const ifs_jval *obj, ifs_kind kind) {
+  const char *key = kind_names[kind];
+  const ifs_jval *v = ifs_json_get(obj, key, strlen(key));
+  if (!v || v->type == IFS_JNULL) return IFS_OK;
+  if (v->type != IFS_JARR) return compile_needle(ev, v, kind);
+  for (size_t i = 0; i < v->count; i++) {
+    int rc = compile_needle(ev, v->items[i], kind);
+    if (rc) return rc;
+  }
+  return IFS_OK;
+}
+
+static int compile_regex(ifs_evaluator *ev, const ifs_jval *obj) {
+  const ifs_jval *v = ifs_json_get(obj, "regex", 5);
+  if (!v || !ifs_py_truthy(v)) return IFS_OK;
+  plan_check *c = plan_add(ev, IFS_REGEX);
+  if (!c || plan_arg(ev, c, v, 0)) return IFS_NOMEM;
+  return plan_label(ev, c, "regex /", "/");   /* a suffix may follow per row */
+}
+
+/* Points the needles of a plan at its text (once the text stays put). */
+static void plan_init_needles(plan *pl) {
+  for (size_t i = 0; i < pl->n; i++) {
+    plan_check *k = &pl->checks[i];
+    if (k->low_len) ifs_needle_init(&k->nd, pl->text + k->low_at, k->low_len);
+  }
+}
+
+/* Parses the constraints (internal form) into ev->work: the checks in the
+** reference's order, or the verdict that needs no response. */
+static int compile_plan(ifs_evaluator *ev, const char *cons, size_t cn) {
+  ev->wn = 0;
+  ifs_buf_clear(&ev->wtext);
+  ifs_arena_reset(&ev->arena);
+  ifs_jval *c;
+  int rc = ifs_json_parse(cons, cn, &ev->arena, &c);
+  if (rc == IFS_NOMEM) return rc;
+  ifs_verdict v = rc != IFS_OK          ? IFS_BAD_JSON
+                  : !ifs_py_truthy(c)   ? IFS_NO_CONSTRAINTS
+                  : c->type != IFS_JOBJ ? IFS_NOT_OBJECT
+                                        : IFS_SCORED;
+  rc = IFS_OK;
+  if (v == IFS_SCORED) {
+    for (int k = IFS_MAX_WORDS; k <= IFS_MAX_CHARS && !rc; k++)
+      rc = compile_limit(ev, c, (ifs_kind)k);
+    if (!rc) rc = compile_json(ev, c);
+    if (!rc) rc = compile_needles(ev, c, IFS_MUST_INCLUDE);
+    if (!rc) rc = compile_needles(ev, c, IFS_MUST_EXCLUDE);
+    if (!rc) rc = compile_regex(ev, c);
+    if (!rc && ev->wn == 0) v = IFS_NO_RECOGNIZED;
+  }
+  ifs_arena_reset(&ev->arena);
+  if (rc) return rc;
+  plan *w = &ev->work;
+  w->verdict = v;
+  w->n = ev->wn;
+  w->checks = ev->wchecks;
+  w->text = ev->wtext.p ? ev->wtext.p : "";
+  w->tn = ev->wtext.len;
+  w->key = NULL;
+  w->kn = 0;
+  plan_init_needles(w);
+  return IFS_OK;
+}
+
+static uint64_t hash_bytes(const char *s, size_t n) {
+  uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    memcpy(&w, s + i, 8);
+    h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+    h ^= h >> 32;
+  }
+  for (; i < n; i++) h = (h ^ (unsigned char)s[i]) * 0x100000001B3ull;
+  return h ^ (h >> 29);
+}
+
+static size_t plan_size(size_t n, size_t kn, size_t tn) {
+  return sizeof(plan) + n * sizeof(plan_check) + kn + tn;
+}
+
+/* A copy of ev->work with its key, in one allocation. */
+static plan *plan_freeze(ifs_evaluator *ev, uint64_t h, const char *cons, size_t cn) {
+  const plan *w = &ev->work;
+  plan *pl = ifs_malloc(plan_size(w->n, cn, w->tn));
+  if (!pl) return NULL;
+  *pl = *w;
+  pl->hash = h;
+  pl->checks = (plan_check *)(void *)(pl + 1);
+  memcpy(pl->checks, w->checks, w->n * sizeof(plan_check));
+  char *key = (char *)(pl->checks + w->n);
+  memcpy(key, cons, cn);
+  memcpy(key + cn, w->text, w->tn);
+  pl->key = key;
+  pl->kn = cn;
+  pl->text = key + cn;
+  plan_init_needles(pl);
+  return pl;
+}
+
+static void plans_flush(ifs_evaluator *ev) {
+  if (!ev->table) return;
+  for (size_t i = 0; i < PLAN_TABLE; i++) {
+    ifs_free(ev->table[i].pl);
+    ev->table[i].pl = NULL;
+  }
+  ev->count = ev->bytes = 0;
+}
+
+/* Stores a frozen plan; 0, or IFS_NOMEM (then the plan is not kept). */
+static int plans_insert(ifs_evaluator *ev, plan *pl) {
+  size_t size = plan_size(pl->n, pl->kn, pl->tn);
+  if (!ev->table) {
+    ev->table = ifs_malloc(PLAN_TABLE * sizeof *ev->table);
+    if (!ev->table) return IFS_NOMEM;
+    memset(ev->table, 0, PLAN_TABLE * sizeof *ev->table);
+  }
+  if (ev->count >= PLAN_MAX || ev->bytes + size > PLAN_BYTES) plans_flush(ev);
+  size_t i = (size_t)pl->hash & (PLAN_TABLE - 1);
+  while (ev->table[i].pl) i = (i + 1) & (PLAN_TABLE - 1);
+  ev->table[i].hash = pl->hash;
+  ev->table[i].pl = pl;
+  ev->count++;
+  ev->bytes += size;
+  return IFS_OK;
+}
+
+/* The plan for a constraints text (raw bytes), compiled on a miss; NULL
+** when out of memory. */
+static const plan *get_plan(ifs_evaluator *ev, const char *cons, size_t cn) {
+  uint64_t h = hash_bytes(cons, cn);
+  if (ev->table) {
+    for (size_t i = (size_t)h & (PLAN_TABLE - 1); ev->table[i].pl; i = (i + 1) & (PLAN_TABLE - 1)) {
+      const plan *pl = ev->table[i].pl;
+      if (ev->table[i].hash == h && pl->kn == cn && memcmp(pl->key, cons, cn) == 0) return pl;
+    }
+  }
+  const char *in;
+  size_t in_n;
+  if (internal_form(cons, cn, &ev->cons_in, &in, &in_n) || compile_plan(ev, in, in_n))
+    return NULL;
+  if (plan_size(ev->work.n, cn, ev->work.tn) > PLAN_KEEP_BYTES) return &ev->work;
+  plan *pl = plan_freeze(ev, h, cons, cn);
+  if (!pl) return NULL;
+  if (plans_insert(ev, pl)) { ifs_free(pl); return NULL; }
+  return pl;
+}
+
+/* ---- running a plan on a response -------------------------------------- */
+
+/* Appends a check whose label is lb (internal form). */
+static int add_check(ifs_result *r, ifs_kind kind, int ok, const char *lb, size_t ln) {
   if (r->total == r->cap) {
     size_t cap = r->cap ? r->cap * 2 : 8;
     ifs_check *c = ifs_realloc(r->checks, cap * sizeof *c);
@@ -104,10 +385,14 @@ static int add_check(ifs_evaluator *ev, ifs_result *r, ifs_kind kind, int ok) {
   c->kind = kind;
   c->ok = ok;
   c->label_at = r->labels.len;
-  if (ifs_buf_append(&r->labels, ev->label.p, ev->label.len)) return IFS_NOMEM;
-  c->label_len = r->labels.len - c->label_at;
+  if (ifs_buf_append(&r->labels, lb, ln)) return IFS_NOMEM;
+  c->label_len = ln;
   r->passed += ok != 0;
   return IFS_OK;
+}
+
+static int add_fixed(ifs_result *r, const plan *pl, const plan_check *c, int ok) {
+  return add_check(r, c->kind, ok, pl->text + c->label_at, c->label_len);
 }
 
 static void count_response(row *w) {
@@ -116,33 +401,23 @@ static void count_response(row *w) {
   w->have_counts = 1;
 }
 
-/* max_words / min_words / max_chars, when the key is present. */
-static int check_limit(ifs_evaluator *ev, ifs_result *r, row *w,
-                       const ifs_jval *obj, ifs_kind kind) {
-  const char *key = kind_names[kind];
-  const ifs_jval *v = ifs_json_get(obj, key, strlen(key));
-  if (!v) return IFS_OK;
+static int run_limit(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl,
+                     const plan_check *c) {
+  if (c->invalid) return add_fixed(r, pl, c, 0);
+  count_response(w);
+  size_t got = c->kind == IFS_MAX_CHARS ? w->chars : w->words;
+  const char *limit = pl->text + c->arg_at;
+  int cmp = ifs_int_cmp(limit, c->arg_len, got);   /* limit vs got */
+  int ok = c->kind == IFS_MIN_WORDS ? cmp <= 0 : cmp >= 0;
   ifs_buf *lb = &ev->label;
   ifs_buf_clear(lb);
-  ifs_buf_clear(&ev->value);
-  int rc = ifs_py_int(v, &ev->value);
-  if (rc == IFS_NOMEM) return rc;
-  if (rc == IFS_INVALID) {
-    ifs_buf_append_str(lb, key);
-    ifs_buf_append_str(lb, " (invalid value)");
-    return lb->oom ? IFS_NOMEM : add_check(ev, r, kind, 0);
-  }
-  count_response(w);
-  size_t got = kind == IFS_MAX_CHARS ? w->chars : w->words;
-  int cmp = ifs_int_cmp(ev->value.p, ev->value.len, got);  /* limit vs got */
-  int ok = kind == IFS_MIN_WORDS ? cmp <= 0 : cmp >= 0;
-  ifs_buf_append_str(lb, key);
-  ifs_buf_append_str(lb, kind == IFS_MIN_WORDS ? ">=" : "<=");
-  ifs_buf_append(lb, ev->value.p, ev->value.len);
+  ifs_buf_append_str(lb, kind_names[c->kind]);
+  ifs_buf_append_str(lb, c->kind == IFS_MIN_WORDS ? ">=" : "<=");
+  ifs_buf_append(lb, limit, c->arg_len);
   ifs_buf_append_str(lb, " (got ");
   ifs_buf_append_u64(lb, got);
   ifs_buf_append_char(lb, ')');
-  return lb->oom ? IFS_NOMEM : add_check(ev, r, kind, ok);
+  return lb->oom ? IFS_NOMEM : add_check(r, c->kind, ok, lb->p, lb->len);
 }
 
 void ifs_strip_fences(const char *s, size_t n, size_t *start, size_t *end) {
@@ -177,34 +452,16 @@ void ifs_strip_fences(const char *s, size_t n, size_t *start, size_t *end) {
   *end = b;
 }
 
-static int check_json(ifs_evaluator *ev, ifs_result *r, row *w, const ifs_jval *obj) {
-  const ifs_jval *v = ifs_json_get(obj, "must_be_json", 12);
-  if (!v || !ifs_py_truthy(v)) return IFS_OK;
+static int run_json(ifs_result *r, row *w, const plan *pl, const plan_check *c) {
   size_t a, b;
   ifs_strip_fences(w->resp, w->rn, &a, &b);
   int valid = ifs_json_valid(w->resp + a, b - a);
   if (valid < 0) return IFS_NOMEM;
-  ifs_buf_clear(&ev->label);
-  if (ifs_buf_append_str(&ev->label, "must_be_json")) return IFS_NOMEM;
-  return add_check(ev, r, IFS_MUST_BE_JSON, valid);
+  return add_fixed(r, pl, c, valid);
 }
 
-/* The lowered response to search a needle in: resp.lower() in general;
-** for a pure-ASCII needle the much cheaper A..Z lowering gives the same
-** answer, unless resp holds one of the two characters whose lowercase
-** contains ASCII (U+0130 -> "i\u0307", U+212A -> "k"). */
-static const ifs_buf *lowered_response(ifs_evaluator *ev, row *w, int ascii_needle) {
-  if (ascii_needle && w->ascii_lower_ok < 0)
-    w->ascii_lower_ok = !ifs_find(w->resp, w->rn, "\xC4\xB0", 2) &&
-                        !ifs_find(w->resp, w->rn, "\xE2\x84\xAA", 3);
-  if (ascii_needle && w->ascii_lower_ok) {
-    if (!w->have_lower_ascii) {
-      ifs_buf_clear(&ev->resp_lower_ascii);
-      if (ifs_lower_ascii(w->resp, w->rn, &ev->resp_lower_ascii)) return NULL;
-      w->have_lower_ascii = 1;
-    }
-    return &ev->resp_lower_ascii;
-  }
+/* resp.lower(), made once per row when a needle needs it. */
+static const ifs_buf *lowered_response(ifs_evaluator *ev, row *w) {
   if (!w->have_lower) {
     ifs_buf_clear(&ev->resp_lower);
     if (ifs_lower(w->resp, w->rn, &ev->resp_lower)) return NULL;
@@ -213,72 +470,58 @@ static const ifs_buf *lowered_response(ifs_evaluator *ev, row *w, int ascii_need
   return &ev->resp_lower;
 }
 
-/* One needle: `needle.lower() in resp.lower()`, label with str() as is. */
-static int check_needle(ifs_evaluator *ev, ifs_result *r, row *w,
-                        const ifs_jval *item, ifs_kind kind) {
-  ifs_buf_clear(&ev->value);
-  ifs_buf_clear(&ev->needle_lower);
-  if (ifs_py_str(item, &ev->value)) return IFS_NOMEM;
-  if (ifs_lower(ev->value.p, ev->value.len, &ev->needle_lower)) return IFS_NOMEM;
-  const ifs_buf *nd = &ev->needle_lower;
+/* `needle in resp.lower()` for a lowered, non-empty needle: searched for
+** in resp itself where lowering is a plain map of characters (no U+0130
+** or U+03A3 in resp), else in the lowered copy.  1, 0, or -1 when out of
+** memory. */
+static int needle_in_response(ifs_evaluator *ev, row *w, const ifs_needle *nd) {
+  if (w->needle_direct < 0) w->needle_direct = ifs_needle_text_ok(w->resp, w->rn);
+  if (w->needle_direct) {
+    int found = ifs_needle_find(nd, w->resp, w->rn);
+    if (found >= 0) return found;
+  }
+  const ifs_buf *h = lowered_response(ev, w);
+  if (!h) return -1;
+  return ifs_find(h->p, h->len, nd->low, nd->len) != NULL;
+}
+
+/* One needle: `needle.lower() in resp.lower()`; the empty needle is in
+** every text. */
+static int run_needle(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl,
+                      const plan_check *c) {
   int found = 1;
-  if (nd->len) {
-    const ifs_buf *h = lowered_response(ev, w, ifs_is_ascii(nd->p, nd->len));
-    if (!h) return IFS_NOMEM;
-    found = ifs_find(h->p, h->len, nd->p, nd->len) != NULL;
-  }
-  ifs_buf *lb = &ev->label;
-  ifs_buf_clear(lb);
-  ifs_buf_append_str(lb, kind_names[kind]);
-  ifs_buf_append_str(lb, " '");
-  ifs_buf_append(lb, ev->value.p, ev->value.len);
-  ifs_buf_append_char(lb, '\'');
-  if (lb->oom) return IFS_NOMEM;
-  return add_check(ev, r, kind, kind == IFS_MUST_INCLUDE ? found : !found);
+  if (c->low_len) found = needle_in_response(ev, w, &c->nd);
+  if (found < 0) return IFS_NOMEM;
+  return add_fixed(r, pl, c, c->kind == IFS_MUST_INCLUDE ? found : !found);
 }
 
-/* _as_list(): null → none, array → each element, anything else → one. */
-static int check_needles(ifs_evaluator *ev, ifs_result *r, row *w,
-                         const ifs_jval *obj, ifs_kind kind) {
-  const char *key = kind_names[kind];
-  const ifs_jval *v = ifs_json_get(obj, key, strlen(key));
-  if (!v || v->type == IFS_JNULL) return IFS_OK;
-  if (v->type != IFS_JARR) return check_needle(ev, r, w, v, kind);
-  for (size_t i = 0; i < v->count; i++) {
-    int rc = check_needle(ev, r, w, v->items[i], kind);
-    if (rc) return rc;
-  }
-  return IFS_OK;
-}
-
-static int check_regex(ifs_evaluator *ev, ifs_result *r, row *w, const ifs_jval *obj) {
-  const ifs_jval *v = ifs_json_get(obj, "regex", 5);
-  if (!v || !ifs_py_truthy(v)) return IFS_OK;
-  ifs_buf_clear(&ev->value);
-  if (ifs_py_str(v, &ev->value)) return IFS_NOMEM;
-  int m = w->strict_utf8
-              ? ifs_regex_search_utf8(ev->regex, ev->value.p, ev->value.len, w->resp, w->rn)
-              : ifs_regex_search(ev->regex, ev->value.p, ev->value.len, w->resp, w->rn);
+static int run_regex(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl,
+                     const plan_check *c) {
+  const char *pat = pl->text + c->arg_at;
+  int m = w->strict_utf8 ? ifs_regex_search_utf8(ev->regex, pat, c->arg_len, w->resp, w->rn)
+                         : ifs_regex_search(ev->regex, pat, c->arg_len, w->resp, w->rn);
   if (m == IFS_REGEX_NOMEM) return IFS_NOMEM;
+  if (m != IFS_REGEX_INVALID && m != IFS_REGEX_LIMIT) return add_fixed(r, pl, c, m == IFS_REGEX_MATCH);
   ifs_buf *lb = &ev->label;
   ifs_buf_clear(lb);
-  ifs_buf_append_str(lb, "regex /");
-  ifs_buf_append(lb, ev->value.p, ev->value.len);
-  ifs_buf_append_char(lb, '/');
-  if (m == IFS_REGEX_INVALID) ifs_buf_append_str(lb, " (invalid pattern)");
-  if (m == IFS_REGEX_LIMIT) ifs_buf_append_str(lb, " (match limit exceeded)");
-  if (lb->oom) return IFS_NOMEM;
-  return add_check(ev, r, IFS_REGEX, m == IFS_REGEX_MATCH);
+  ifs_buf_append(lb, pl->text + c->label_at, c->label_len);
+  ifs_buf_append_str(lb, m == IFS_REGEX_INVALID ? " (invalid pattern)" : " (match limit exceeded)");
+  return lb->oom ? IFS_NOMEM : add_check(r, IFS_REGEX, 0, lb->p, lb->len);
 }
 
-static int run_checks(ifs_evaluator *ev, ifs_result *r, row *w, const ifs_jval *obj) {
+static int run_plan(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl) {
   int rc = IFS_OK;
-  for (int k = IFS_MAX_WORDS; k <= IFS_MAX_CHARS && !rc; k++)
-    rc = check_limit(ev, r, w, obj, (ifs_kind)k);
-  if (!rc) rc = check_json(ev, r, w, obj);
-  if (!rc) rc = check_needles(ev, r, w, obj, IFS_MUST_INCLUDE);
-  if (!rc) rc = check_needles(ev, r, w, obj, IFS_MUST_EXCLUDE);
-  if (!rc) rc = check_regex(ev, r, w, obj);
+  for (size_t i = 0; i < pl->n && !rc; i++) {
+    const plan_check *c = &pl->checks[i];
+    switch (c->kind) {
+      case IFS_MAX_WORDS: case IFS_MIN_WORDS: case IFS_MAX_CHARS:
+        rc = run_limit(ev, r, w, pl, c);
+        break;
+      case IFS_MUST_BE_JSON: rc = run_json(r, w, pl, c); break;
+      case IFS_MUST_INCLUDE: case IFS_MUST_EXCLUDE: rc = run_needle(ev, r, w, pl, c); break;
+      case IFS_REGEX: rc = run_regex(ev, r, w, pl, c); break;
+    }
+  }
   return rc;
 }
 
@@ -328,26 +571,16 @@ int ifs_evaluate(ifs_evaluator *ev, const char *resp, size_t rn,
                  const char *cons, size_t cn, ifs_result *r) {
   result_reset(r);
   if (!cons) return inconclusive(r, IFS_NO_CONSTRAINTS);
-  const char *cons_in;
-  size_t cons_n;
-  if (internal_form(cons, cn, &ev->cons_in, &cons_in, &cons_n)) return IFS_NOMEM;
-  ifs_arena_reset(&ev->arena);
-  ifs_jval *c;
-  int rc = ifs_json_parse(cons_in, cons_n, &ev->arena, &c);
-  if (rc == IFS_NOMEM) return rc;
-  if (rc != IFS_OK) return inconclusive(r, IFS_BAD_JSON);
-  if (!ifs_py_truthy(c)) return inconclusive(r, IFS_NO_CONSTRAINTS);
-  if (c->type != IFS_JOBJ) return inconclusive(r, IFS_NOT_OBJECT);
-
+  const plan *pl = get_plan(ev, cons, cn);
+  if (!pl) return IFS_NOMEM;
+  if (pl->verdict != IFS_SCORED) return inconclusive(r, pl->verdict);
   row w = {0};
-  w.ascii_lower_ok = -1;
+  w.needle_direct = -1;
   if (!resp) { resp = ""; rn = 0; }
   if (internal_form(resp, rn, &ev->resp_in, &w.resp, &w.rn)) return IFS_NOMEM;
   w.strict_utf8 = w.resp == resp;
-  rc = run_checks(ev, r, &w, c);
-  ifs_arena_reset(&ev->arena);
+  int rc = run_plan(ev, r, &w, pl);
   if (rc) return rc;
-  if (r->total == 0) return inconclusive(r, IFS_NO_RECOGNIZED);
   r->score = (double)r->passed / (double)r->total;
   return build_reason(r);
 }

@@ -20,6 +20,11 @@
 ** such text is already internal UTF-8, unchanged. */
 int ifs_utf8_is_valid(const char *s, size_t n);
 
+/* The same as the portable byte loops (the reference for the vectorised
+** versions above, which are used where the CPU allows). */
+int ifs_utf8_is_valid_bytes(const char *s, size_t n);
+void ifs_count_bytes(const char *s, size_t n, size_t *words, size_t *chars);
+
 /* Surrogateescape reading: appends the internal form of raw bytes to out. */
 int ifs_to_internal(const char *s, size_t n, ifs_buf *out);
 
@@ -52,6 +57,14 @@ void ifs_strip(const char *s, size_t n, size_t *start, size_t *end);
 
 /* Appends s.lower() (full mapping, final sigma) to out. */
 int ifs_lower(const char *s, size_t n, ifs_buf *out);
+
+/* The lowercase of one code point when it is one code point: every cp but
+** U+0130 (whose lowercase is "i" U+0307); for U+03A3 the non-final sigma. */
+uint32_t ifs_lower_char(uint32_t cp);
+
+/* Every code point x with ifs_lower_char(x) == low (U+0130 aside): at most
+** three (k: k, K and KELVIN SIGN); writes them to out, returns how many. */
+size_t ifs_lower_preimages(uint32_t low, uint32_t out[3]);
 
 /* Appends s with only A..Z lowercased.  For a needle of pure ASCII,
 ** `needle in lower_ascii(s)` equals `needle in s.lower()` unless s holds

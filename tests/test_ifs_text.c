@@ -211,6 +211,54 @@ START_TEST(test_count_and_lower_ascii_random) {
 }
 END_TEST
 
+/* The vectorised validation and counting against the byte loops, on
+** random soups of sequences chosen to sit on every table boundary (valid
+** and invalid leads, overlongs, surrogates, > U+10FFFF, truncations,
+** every whitespace lead) and cut at random offsets. */
+START_TEST(test_vector_matches_byte_loops) {
+  static const char *const pieces[] = {
+    "a", " ", "\t", "\x1c", "\x7f", "\0", "\xc2\x85", "\xc2\xa0", "\xc3\xa9", "\xd0\xb6",
+    "\xe1\x9a\x80", "\xe2\x80\x80", "\xe2\x80\x8a", "\xe2\x80\x8b", "\xe2\x80\xa8",
+    "\xe2\x80\xaf", "\xe2\x81\x9f", "\xe3\x80\x80", "\xe2\x80\x99", "\xef\xbf\xbf",
+    "\xe0\xa0\x80", "\xe0\x9f\xbf", "\xed\x9f\xbf", "\xed\xa0\x80", "\xed\xb2\x80",
+    "\xf0\x90\x80\x80", "\xf0\x8f\xbf\xbf", "\xf0\x9f\x98\x80", "\xf4\x8f\xbf\xbf",
+    "\xf4\x90\x80\x80", "\xf5\x80\x80\x80", "\xc0\x80", "\xc1\xbf", "\xc2", "\xe2\x80",
+    "\xf0\x9f\x98", "\x80", "\xbf", "\xfe", "\xff"};
+  unsigned seed = 777;
+  char buf[300];
+  ifs_buf in;
+  ifs_buf_init(&in);
+  for (int iter = 0; iter < 200000; iter++) {
+    size_t n = 0;
+    seed = seed * 1103515245u + 12345u;
+    int parts = (int)(seed >> 16) % 60;
+    for (int k = 0; k < parts; k++) {
+      seed = seed * 1103515245u + 12345u;
+      const char *p = pieces[(seed >> 16) % (sizeof pieces / sizeof pieces[0])];
+      size_t len = p[0] ? strlen(p) : 1;
+      if (n + len > sizeof buf) break;
+      memcpy(buf + n, p, len);
+      n += len;
+    }
+    seed = seed * 1103515245u + 12345u;
+    size_t cut = n ? (seed >> 16) % (n + 1) : 0;   /* start mid-sequence too */
+    const char *s = buf + cut;
+    n -= cut;
+    int valid = ifs_utf8_is_valid(s, n);
+    ck_assert_int_eq(valid, ifs_utf8_is_valid_bytes(s, n));
+    ifs_buf_clear(&in);
+    ck_assert_int_eq(ifs_to_internal(s, n, &in), IFS_OK);
+    ck_assert_int_eq(valid, in.len == n && memcmp(in.p, s, n) == 0);
+    size_t w1, c1, w2, c2;
+    ifs_count(in.p, in.len, &w1, &c1);
+    ifs_count_bytes(in.p, in.len, &w2, &c2);
+    ck_assert_uint_eq(w1, w2);
+    ck_assert_uint_eq(c1, c2);
+  }
+  ifs_buf_free(&in);
+}
+END_TEST
+
 START_TEST(test_find_matches_naive) {
   static char h[300], nd[40];
   unsigned seed = 99;
@@ -270,6 +318,7 @@ static Suite *text_suite(void) {
   tcase_add_test(tc, test_decimal_and_printable);
   tcase_add_test(tc, test_lower_fails_cleanly);
   tcase_add_test(tc, test_count_and_lower_ascii_random);
+  tcase_add_test(tc, test_vector_matches_byte_loops);
   tcase_add_test(tc, test_find_matches_naive);
   tcase_add_test(tc, test_find_adversarial_is_linear);
   suite_add_tcase(s, tc);

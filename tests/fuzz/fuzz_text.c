@@ -11,11 +11,16 @@
 **   decode_prev walks back over exactly what decode walked forward;
 **   strip bounds hold no outer whitespace and only whitespace outside;
 **   lower() never shrinks the character count, is well-formed internal
-**   UTF-8, and is plain ASCII tolower on ASCII text.
+**   UTF-8, and is plain ASCII tolower on ASCII text;
+**   the vectorised validation and counting equal the byte loops;
+**   the needle search without lowering (ext/ifs_needle.c) answers as
+**   lower-then-find, the needle being the text's tail from a chosen
+**   character on, recased.
 ** The raw bytes are also fed as if they were internal text (the header
 ** promises stray bytes never read out of bounds): no crash is the check.
 */
 #include "fuzz_common.h"
+#include "ifs_needle.h"
 
 /* Decoding loop over internal text: count code points and words. */
 static void reference_counts(const char *s, size_t n, size_t *chars, size_t *words) {
@@ -96,6 +101,45 @@ static void check_lower(const char *s, size_t n, ifs_buf *low) {
   }
 }
 
+/* A needle from the internal text s: the characters from the k-th on (k
+** chosen by the text's first byte), up to 8 of them, every other one
+** uppercased ASCII-wise; the short way must answer as the long way. */
+static void check_needle(const char *s, size_t n) {
+  if (n == 0) return;
+  size_t skip = (unsigned char)s[0] % 16, i = 0, k = 0;
+  while (i < n && k < skip) { (void)ifs_decode(s, n, &i); k++; }
+  size_t start = i;
+  for (k = 0; i < n && k < 8; k++) (void)ifs_decode(s, n, &i);
+  ifs_buf nd, low, lt;
+  ifs_buf_init(&nd);
+  ifs_buf_init(&low);
+  ifs_buf_init(&lt);
+  fuzz_assert(ifs_buf_append(&nd, s + start, i - start) == IFS_OK || i == start);
+  for (size_t j = 0; j < nd.len; j += 2)
+    if (nd.p[j] >= 'a' && nd.p[j] <= 'z') nd.p[j] = (char)(nd.p[j] - 32);
+  fuzz_assert(ifs_lower(nd.p ? nd.p : "", nd.len, &low) == IFS_OK);
+  fuzz_assert(ifs_lower(s, n, &lt) == IFS_OK);
+  if (low.len && ifs_needle_text_ok(s, n)) {
+    int want = ifs_find(lt.p, lt.len, low.p, low.len) != NULL;
+    ifs_needle x;
+    ifs_needle_init(&x, low.p, low.len);
+    int got = ifs_needle_find(&x, s, n);
+    fuzz_assert(got == -1 || got == want);
+    if (n > 1) {   /* and in the text without its first byte (a near miss) */
+      ifs_buf_clear(&lt);
+      fuzz_assert(ifs_lower(s + 1, n - 1, &lt) == IFS_OK);
+      if (ifs_needle_text_ok(s + 1, n - 1) && well_formed_internal(s + 1, n - 1)) {
+        want = ifs_find(lt.p ? lt.p : "", lt.len, low.p, low.len) != NULL;
+        got = ifs_needle_find(&x, s + 1, n - 1);
+        fuzz_assert(got == -1 || got == want);
+      }
+    }
+  }
+  ifs_buf_free(&nd);
+  ifs_buf_free(&low);
+  ifs_buf_free(&lt);
+}
+
 /* Raw bytes handed over as if internal: must not crash or overread. */
 static void poke_raw(const char *s, size_t n, ifs_buf *tmp) {
   (void)ifs_count_words(s, n);
@@ -124,6 +168,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
   fuzz_internal(raw, size, &in);
   int valid = ifs_utf8_is_valid(raw, size);
+  fuzz_assert(valid == ifs_utf8_is_valid_bytes(raw, size));   /* vector = byte loop */
   if (valid) fuzz_assert(in.len == size && memcmp(in.p, raw, size) == 0);
   fuzz_assert(ifs_has_escaped_bytes(in.p, in.len) == !valid);
   fuzz_assert(well_formed_internal(in.p, in.len));
@@ -135,11 +180,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   reference_counts(in.p, in.len, &chars, &words);
   fuzz_assert(ifs_count_chars(in.p, in.len) == chars);
   fuzz_assert(ifs_count_words(in.p, in.len) == words);
+  size_t w2, c2;
+  ifs_count_bytes(in.p, in.len, &w2, &c2);
+  fuzz_assert(w2 == words && c2 == chars);
   fuzz_assert(ifs_is_ascii(in.p, in.len) == (chars == in.len));
 
   check_decode_prev(in.p, in.len);
   check_strip(in.p, in.len);
   check_lower(in.p, in.len, &low);
+  check_needle(in.p, in.len);
   poke_raw(raw, size, &out);
 
   ifs_buf_free(&in);

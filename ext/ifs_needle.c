@@ -1,0 +1,152 @@
+/*
+** ifs_needle.c — case-insensitive needle search (see ifs_needle.h).
+*/
+#include "ifs_needle.h"
+#include "ifs_text.h"
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+static int is_cont(unsigned char c) { return (c & 0xC0) == 0x80; }
+
+/* UTF-8 length of a code point (internal form: surrogates take three). */
+static size_t utf8_len(uint32_t cp) {
+  return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+}
+
+static unsigned char utf8_last_byte(uint32_t cp) {
+  return (unsigned char)(cp < 0x80 ? cp : 0x80 | (cp & 0x3F));
+}
+
+/* Adds byte b to the set, merging it with a member that differs from it
+** in one bit only (a letter and its other case). */
+static void byteset_add(ifs_byteset *s, unsigned char b) {
+  for (int i = 0; i < s->n; i++) {
+    unsigned char diff = (unsigned char)(s->want[i] ^ b) & (unsigned char)~s->fold[i];
+    if (diff == 0) return;
+    if ((diff & (diff - 1)) == 0 && s->fold[i] == 0) {
+      s->fold[i] = diff;
+      s->want[i] |= diff;
+      return;
+    }
+  }
+  s->fold[s->n] = 0;
+  s->want[s->n] = b;
+  s->n++;
+}
+
+static int byteset_has(const ifs_byteset *s, unsigned char b) {
+  for (int i = 0; i < s->n; i++)
+    if ((unsigned char)(b | s->fold[i]) == s->want[i]) return 1;
+  return 0;
+}
+
+void ifs_needle_init(ifs_needle *nd, const char *low, size_t len) {
+  memset(nd, 0, sizeof *nd);
+  nd->low = low;
+  nd->len = len;
+  size_t i = 0;
+  uint32_t src[3];
+  uint32_t c1 = ifs_decode(low, len, &i);
+  size_t k = ifs_lower_preimages(c1, src);
+  for (size_t j = 0; j < k; j++) byteset_add(&nd->first, utf8_last_byte(src[j]));
+  if (i >= len) return;
+  /* Character 2 starts right after the byte the first set tests; its last
+  ** byte is a fixed distance away when all its sources have one length. */
+  uint32_t c2 = ifs_decode(low, len, &i);
+  k = ifs_lower_preimages(c2, src);
+  size_t at = utf8_len(src[0]);
+  for (size_t j = 1; j < k; j++)
+    if (utf8_len(src[j]) != at) at = 0;
+  if (at == 0) {
+    return;   /* mixed lengths (K and KELVIN SIGN): the first set alone */
+  }
+  for (size_t j = 0; j < k; j++) byteset_add(&nd->second, utf8_last_byte(src[j]));
+  nd->second_at = at;
+}
+
+/* U+0130 is C4 B0 and U+03A3 is CE A3: one pass looks for both. */
+int ifs_needle_text_ok(const char *text, size_t n) {
+  const unsigned char *u = (const unsigned char *)text;
+  size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i c4 = _mm_set1_epi8((char)0xC4), b0 = _mm_set1_epi8((char)0xB0);
+  const __m128i ce = _mm_set1_epi8((char)0xCE), a3 = _mm_set1_epi8((char)0xA3);
+  for (; i + 17 <= n; i += 16) {
+    __m128i lead = _mm_loadu_si128((const __m128i *)(const void *)(u + i));
+    __m128i next = _mm_loadu_si128((const __m128i *)(const void *)(u + i + 1));
+    __m128i hit = _mm_or_si128(_mm_and_si128(_mm_cmpeq_epi8(lead, c4), _mm_cmpeq_epi8(next, b0)),
+                               _mm_and_si128(_mm_cmpeq_epi8(lead, ce), _mm_cmpeq_epi8(next, a3)));
+    if (_mm_movemask_epi8(hit)) return 0;
+  }
+#endif
+  for (; i + 1 < n; i++)
+    if ((u[i] == 0xC4 && u[i + 1] == 0xB0) || (u[i] == 0xCE && u[i + 1] == 0xA3)) return 0;
+  return 1;
+}
+
+/* 1 when the text's characters from the one holding byte p onwards lower
+** to the needle (the run compared is a real run of characters wherever p
+** falls, so a hit is genuine); *work counts the characters compared. */
+static int verify_at(const ifs_needle *nd, const char *h, size_t n, size_t p, size_t *work) {
+  const unsigned char *u = (const unsigned char *)h;
+  size_t k = p;
+  while (k > 0 && p - k < 3 && is_cont(u[k])) k--;
+  if (is_cont(u[k])) return 0;
+  size_t t = k, j = 0;
+  while (j < nd->len) {
+    if (t >= n) return 0;
+    uint32_t want = ifs_decode(nd->low, nd->len, &j);
+    uint32_t got = ifs_decode(h, n, &t);
+    ++*work;
+    if (ifs_lower_char(got) != want) return 0;
+  }
+  return 1;
+}
+
+/* Positions p in [from, to) where the filters hold, verified one by one. */
+static int scan_bytes(const ifs_needle *nd, const char *h, size_t n, size_t from, size_t to,
+                      size_t *work, size_t budget) {
+  for (size_t p = from; p < to; p++) {
+    if (!byteset_has(&nd->first, (unsigned char)h[p])) continue;
+    if (nd->second_at && (p + nd->second_at >= n ||
+                          !byteset_has(&nd->second, (unsigned char)h[p + nd->second_at])))
+      continue;
+    if (verify_at(nd, h, n, p, work)) return 1;
+    if (*work > budget) return -1;
+  }
+  return 0;
+}
+
+#if defined(__SSE2__)
+static __m128i byteset_match(const ifs_byteset *s, __m128i v) {
+  __m128i m = _mm_setzero_si128();
+  for (int i = 0; i < s->n; i++)
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8((char)s->fold[i])),
+                                       _mm_set1_epi8((char)s->want[i])));
+  return m;
+}
+#endif
+
+int ifs_needle_find(const ifs_needle *nd, const char *h, size_t n) {
+  /* Verification is capped so that no text makes the search quadratic. */
+  size_t work = 0, budget = 4 * n + 4096, p = 0;
+  size_t reach = nd->second_at;   /* bytes read past p */
+#if defined(__SSE2__)
+  for (; p + reach + 16 <= n; p += 16) {
+    __m128i m = byteset_match(&nd->first, _mm_loadu_si128((const __m128i *)(const void *)(h + p)));
+    if (reach)
+      m = _mm_and_si128(m, byteset_match(&nd->second,
+                                         _mm_loadu_si128((const __m128i *)(const void *)(h + p + reach))));
+    unsigned mask = (unsigned)_mm_movemask_epi8(m);
+    while (mask) {
+      size_t at = p + (size_t)__builtin_ctz(mask);
+      mask &= mask - 1;
+      if (verify_at(nd, h, n, at, &work)) return 1;
+      if (work > budget) return -1;
+    }
+  }
+#endif
+  return scan_bytes(nd, h, n, p, n, &work, budget);
+}

@@ -1,0 +1,48 @@
+/*
+** ifs_needle.h — `needle.lower() in text.lower()` without lowering the text.
+**
+** Python's str.lower() maps each character on its own, except U+0130
+** (lowercase "i" + U+0307, two characters) and U+03A3 (final or non-final
+** sigma, by context).  In a text free of those two, lowering is a map f of
+** code points, and the needle is in text.lower() exactly when some run of
+** the text's characters maps under f onto the lowered needle.  The search
+** looks for that run directly: it scans sixteen bytes at a time for the
+** bytes such a run must hold (the last byte of any character that lowers
+** to the needle's first character, and likewise for the second) and
+** verifies each candidate by decoding.  Texts that hold U+0130 or U+03A3
+** are for the caller to lower (ifs_needle_text_ok tells).
+*/
+#ifndef IFS_NEEDLE_H
+#define IFS_NEEDLE_H
+
+#include "ifs_common.h"
+
+/* Byte values a position may hold, as (byte | fold) == want tests, so that a
+** letter's two cases cost one comparison. */
+typedef struct ifs_byteset {
+  int n;
+  unsigned char fold[4], want[4];
+} ifs_byteset;
+
+typedef struct ifs_needle {
+  const char *low;          /* needle.lower(), internal UTF-8 (not owned) */
+  size_t len;
+  ifs_byteset first;        /* last byte of a character lowering to char 1 */
+  ifs_byteset second;       /* a byte of char 2's source, second_at after it */
+  size_t second_at;         /* 0: no second filter (one-character needle) */
+} ifs_needle;
+
+/* Prepares a search for low[0..len) (already lowercased, len > 0); low must
+** outlive the needle. */
+void ifs_needle_init(ifs_needle *nd, const char *low, size_t len);
+
+/* 1 when text (internal UTF-8) has neither U+0130 nor U+03A3, so that
+** ifs_needle_find answers for it. */
+int ifs_needle_text_ok(const char *text, size_t n);
+
+/* For such a text: 1 when the needle is in text.lower(), 0 when not, -1
+** when candidates were so many that verifying them would turn quadratic
+** (then lower the text and use ifs_find, which is linear). */
+int ifs_needle_find(const ifs_needle *nd, const char *text, size_t n);
+
+#endif

@@ -1,0 +1,195 @@
+/*
+** test_ifs_needle.c — unit tests of ext/ifs_needle.c: the search without
+** lowering must answer as `needle.lower() in text.lower()` computed the
+** long way (ifs_lower, then ifs_find), which test_ifs_text.c checks
+** against CPython's own values.
+*/
+#include "ifs_needle.h"
+#include "ifs_test.h"
+#include "ifs_text.h"
+#include <stdlib.h>
+
+#define LIT(s) s, sizeof(s) - 1
+
+/* The long way: 1 when lower(nd) is in lower(text). */
+static int long_way(const char *text, size_t tn, const char *nd, size_t nn) {
+  ifs_buf lt, ln;
+  ifs_buf_init(&lt);
+  ifs_buf_init(&ln);
+  ck_assert_int_eq(ifs_lower(text, tn, &lt), IFS_OK);
+  ck_assert_int_eq(ifs_lower(nd, nn, &ln), IFS_OK);
+  int found = ln.len == 0 || ifs_find(lt.p, lt.len, ln.p, ln.len) != NULL;
+  ifs_buf_free(&lt);
+  ifs_buf_free(&ln);
+  return found;
+}
+
+/* The short way, or -1 when it defers (text with U+0130 / U+03A3, or the
+** verification cap). */
+static int short_way(const char *text, size_t tn, const char *nd, size_t nn) {
+  ifs_buf ln;
+  ifs_buf_init(&ln);
+  ck_assert_int_eq(ifs_lower(nd, nn, &ln), IFS_OK);
+  int found = -1;
+  if (ln.len == 0) found = 1;
+  else if (ifs_needle_text_ok(text, tn)) {
+    ifs_needle n;
+    ifs_needle_init(&n, ln.p, ln.len);
+    found = ifs_needle_find(&n, text, tn);
+  }
+  ifs_buf_free(&ln);
+  return found;
+}
+
+typedef struct { const char *t; size_t tn; const char *nd; size_t nn; int found; } needle_case;
+
+/* Expected values from CPython 3.11: needle.lower() in text.lower(). */
+static const needle_case cases[] = {
+  {LIT("Hello World"), LIT("WORLD"), 1},
+  {LIT("Hello World"), LIT("worlds"), 0},
+  {LIT("\xe2\x84\xaa" "elvin"), LIT("kelvin"), 1},             /* KELVIN SIGN -> k */
+  {LIT("kelvin"), LIT("\xe2\x84\xaa" "ELVIN"), 1},
+  {LIT("x\xe2\x84\xaby"), LIT("\xc3\xa5"), 1},                 /* ANGSTROM SIGN -> a-ring */
+  {LIT("Stra\xe1\xba\x9e" "e"), LIT("STRASSE"), 0},            /* capital sharp s -> sharp s */
+  {LIT("Stra\xe1\xba\x9e" "e"), LIT("stra\xc3\x9f" "e"), 1},
+  {LIT("\xd0\x9f\xd0\xa0\xd0\x98\xd0\x92\xd0\x95\xd0\xa2"), LIT("\xd0\xb2\xd0\xb5\xd1\x82"), 1},
+  {LIT("\xd0\x9f\xd1\x80\xd0\xb8"), LIT("\xd0\x98"), 1},
+  {LIT("\xd0\x9f\xd1\x80\xd0\xb8"), LIT("\xd0\x99"), 0},
+  {LIT("\xc7\x85"), LIT("\xc7\x84"), 1},                       /* Dz titlecase */
+  {LIT("\xcf\xb4x"), LIT("\xce\xb8X"), 1},                     /* theta symbol */
+  {LIT("\xe2\x82\xb6"), LIT("\xed\xb2\xb6"), 0},               /* a byte inside a character */
+  {LIT("a\xed\xb2\xb6"), LIT("\xed\xb2\xb6"), 1},              /* an escaped byte */
+  {LIT("a\0B"), LIT("\0b"), 1},
+  {LIT("\xf0\x90\x90\x80"), LIT("\xf0\x90\x90\xa8"), 1},       /* Deseret */
+  {LIT("ab"), LIT("abc"), 0},
+};
+
+START_TEST(test_known_answers) {
+  const needle_case *c = &cases[_i];
+  ck_assert_int_eq(long_way(c->t, c->tn, c->nd, c->nn), c->found);
+  ck_assert_int_eq(short_way(c->t, c->tn, c->nd, c->nn), c->found);
+}
+END_TEST
+
+START_TEST(test_defers_on_dotted_i_and_sigma) {
+  ck_assert_int_eq(ifs_needle_text_ok(LIT("\xc4\xb0stanbul")), 0);
+  ck_assert_int_eq(ifs_needle_text_ok(LIT("\xce\x91\xce\xa3")), 0);
+  ck_assert_int_eq(ifs_needle_text_ok(LIT("\xcf\x83\xcf\x82 i\xcc\x87")), 1);
+  /* at every offset of a longer text (the vector loop and its tail) */
+  char text[100];
+  for (size_t at = 0; at + 1 < sizeof text; at++) {
+    memset(text, 'x', sizeof text);
+    text[at] = (char)0xC4;   /* C4 alone, then the pair */
+    ck_assert_int_eq(ifs_needle_text_ok(text, sizeof text), 1);
+    text[at + 1] = (char)0xB0;
+    ck_assert_int_eq(ifs_needle_text_ok(text, sizeof text), 0);
+    memcpy(text + at, "\xce\xa3", 2);
+    ck_assert_int_eq(ifs_needle_text_ok(text, sizeof text), 0);
+    text[at] = (char)0xC4;   /* a pair from two different characters' bytes */
+    ck_assert_int_eq(ifs_needle_text_ok(text, sizeof text), 1);
+  }
+}
+END_TEST
+
+/* Random texts and needles over characters where lowering is tricky; the
+** needle is often cut out of the text, then recased, so that most cases
+** are near misses or hits. */
+START_TEST(test_random_matches_long_way) {
+  static const char *const pieces[] = {
+    "a", "A", "k", "K", "\xe2\x84\xaa", "s", "S", "\xc5\xbf", "\xc3\xa5", "\xc3\x85",
+    "\xe2\x84\xab", "\xc3\x9f", "\xe1\xba\x9e", "\xd0\xb6", "\xd0\x96", "\xd1\x8b", "\xd0\xab",
+    "\xcf\x89", "\xce\xa9", "\xe2\x84\xa6", "\xc7\x84", "\xc7\x85", "\xc7\x86", " ", "\0",
+    "\xed\xb2\xb6", "\xe2\x82\xb6", "\xf0\x90\x90\x80", "\xf0\x90\x90\xa8", "i", "I",
+    "\xcc\x87", "\xc4\xb0", "\xce\xa3", "\xcf\x83", "\xcf\x82"};
+  unsigned seed = 4242;
+  char text[200], nd[40];
+  int decided = 0;
+  for (int iter = 0; iter < 200000; iter++) {
+    size_t tn = 0, nn = 0;
+    seed = seed * 1103515245u + 12345u;
+    int parts = (int)(seed >> 16) % 40;
+    for (int k = 0; k < parts; k++) {
+      seed = seed * 1103515245u + 12345u;
+      const char *p = pieces[(seed >> 16) % (sizeof pieces / sizeof pieces[0])];
+      size_t len = p[0] ? strlen(p) : 1;
+      if (tn + len > sizeof text) break;
+      memcpy(text + tn, p, len);
+      tn += len;
+    }
+    seed = seed * 1103515245u + 12345u;
+    if ((seed >> 16) % 2 && tn) {   /* a slice of the text, on byte offsets */
+      seed = seed * 1103515245u + 12345u;
+      size_t a = (seed >> 16) % tn;
+      seed = seed * 1103515245u + 12345u;
+      nn = (seed >> 16) % 12;
+      if (a + nn > tn) nn = tn - a;
+      memcpy(nd, text + a, nn);
+      /* keep it well formed: trim partial characters at both ends */
+      size_t s0 = 0;
+      while (s0 < nn && ((unsigned char)nd[s0] & 0xC0) == 0x80) s0++;
+      memmove(nd, nd + s0, nn - s0);
+      nn -= s0;
+      size_t j = 0, good = 0;
+      while (j < nn) {
+        size_t k = j;
+        uint32_t cp = ifs_decode(nd, nn, &k);
+        if (cp >= 0xDC00 && cp <= 0xDCFF && k == j + 1) break;
+        good = j = k;
+      }
+      nn = good;
+    } else {
+      int parts2 = (int)(seed >> 20) % 4;
+      for (int k = 0; k < parts2; k++) {
+        seed = seed * 1103515245u + 12345u;
+        const char *p = pieces[(seed >> 16) % (sizeof pieces / sizeof pieces[0])];
+        size_t len = p[0] ? strlen(p) : 1;
+        memcpy(nd + nn, p, len);
+        nn += len;
+      }
+    }
+    int want = long_way(text, tn, nd, nn);
+    int got = short_way(text, tn, nd, nn);
+    if (got >= 0) {
+      decided++;
+      ck_assert_msg(got == want, "iteration %d: got %d, want %d", iter, got, want);
+    }
+  }
+  ck_assert_int_gt(decided, 100000);   /* most cases take the short way */
+}
+END_TEST
+
+/* Every position a candidate, every verification long: the cap hands the
+** text over to the linear long way instead of going quadratic. */
+START_TEST(test_adversarial_defers) {
+  size_t n = 1 << 20;
+  char *text = malloc(n);
+  ck_assert_ptr_nonnull(text);
+  memset(text, 'a', n);
+  char nd[200];
+  memset(nd, 'A', sizeof nd - 1);
+  nd[sizeof nd - 1] = 'b';
+  ifs_needle x;
+  ifs_buf ln;
+  ifs_buf_init(&ln);
+  ck_assert_int_eq(ifs_lower(nd, sizeof nd, &ln), IFS_OK);
+  ifs_needle_init(&x, ln.p, ln.len);
+  ck_assert_int_eq(ifs_needle_find(&x, text, n), -1);
+  memcpy(text, nd, sizeof nd);   /* the needle itself, uppercase: found at once */
+  ck_assert_int_eq(ifs_needle_find(&x, text, sizeof nd), 1);
+  ifs_buf_free(&ln);
+  free(text);
+}
+END_TEST
+
+static Suite *needle_suite(void) {
+  Suite *s = suite_create("ifs_needle");
+  TCase *tc = tcase_create("core");
+  tcase_add_loop_test(tc, test_known_answers, 0, sizeof cases / sizeof cases[0]);
+  tcase_add_test(tc, test_defers_on_dotted_i_and_sigma);
+  tcase_add_test(tc, test_random_matches_long_way);
+  tcase_add_test(tc, test_adversarial_defers);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+IFS_TEST_MAIN(needle_suite)
