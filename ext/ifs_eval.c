@@ -76,7 +76,8 @@ typedef struct row {
   const char *resp;
   size_t rn;
   int have_counts, have_lower;
-  int needle_direct;      /* -1 unknown, else: no U+0130 / U+03A3 in resp */
+  int plain_lower;        /* no U+0130 / U+03A3: needles searched directly */
+  int ascii;              /* resp is pure ASCII */
   int strict_utf8;        /* resp arrived as strict UTF-8 (no surrogates) */
   size_t words, chars;
 } row;
@@ -372,6 +373,28 @@ static const plan *get_plan(ifs_evaluator *ev, const char *cons, size_t cn) {
 
 /* ---- running a plan on a response -------------------------------------- */
 
+/* One pass over the response: validity, ASCII, and whether lower() maps it
+** character by character; text that is not strict UTF-8 is read into its
+** internal form first. */
+static int read_response(ifs_evaluator *ev, row *w, const char *resp, size_t rn) {
+  ifs_scan sc;
+  ifs_utf8_scan(resp, rn, &sc);
+  w->strict_utf8 = sc.valid;
+  w->resp = resp;
+  w->rn = rn;
+  if (!sc.valid) {
+    ifs_buf_clear(&ev->resp_in);
+    if (ifs_to_internal(resp, rn, &ev->resp_in)) return IFS_NOMEM;
+    w->resp = ev->resp_in.p;
+    w->rn = ev->resp_in.len;
+    ifs_utf8_scan(w->resp, w->rn, &sc);   /* for plain_lower */
+    sc.ascii = 0;
+  }
+  w->ascii = sc.ascii;
+  w->plain_lower = sc.plain_lower;
+  return IFS_OK;
+}
+
 /* Appends a check whose label is lb (internal form). */
 static int add_check(ifs_result *r, ifs_kind kind, int ok, const char *lb, size_t ln) {
   if (r->total == r->cap) {
@@ -475,9 +498,8 @@ static const ifs_buf *lowered_response(ifs_evaluator *ev, row *w) {
 ** or U+03A3 in resp), else in the lowered copy.  1, 0, or -1 when out of
 ** memory. */
 static int needle_in_response(ifs_evaluator *ev, row *w, const ifs_needle *nd) {
-  if (w->needle_direct < 0) w->needle_direct = ifs_needle_text_ok(w->resp, w->rn);
-  if (w->needle_direct) {
-    int found = ifs_needle_find(nd, w->resp, w->rn);
+  if (w->plain_lower) {
+    int found = ifs_needle_find(nd, w->resp, w->rn, w->ascii);
     if (found >= 0) return found;
   }
   const ifs_buf *h = lowered_response(ev, w);
@@ -575,10 +597,8 @@ int ifs_evaluate(ifs_evaluator *ev, const char *resp, size_t rn,
   if (!pl) return IFS_NOMEM;
   if (pl->verdict != IFS_SCORED) return inconclusive(r, pl->verdict);
   row w = {0};
-  w.needle_direct = -1;
   if (!resp) { resp = ""; rn = 0; }
-  if (internal_form(resp, rn, &ev->resp_in, &w.resp, &w.rn)) return IFS_NOMEM;
-  w.strict_utf8 = w.resp == resp;
+  if (read_response(ev, &w, resp, rn)) return IFS_NOMEM;
   int rc = run_plan(ev, r, &w, pl);
   if (rc) return rc;
   r->score = (double)r->passed / (double)r->total;

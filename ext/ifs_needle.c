@@ -46,6 +46,7 @@ void ifs_needle_init(ifs_needle *nd, const char *low, size_t len) {
   memset(nd, 0, sizeof *nd);
   nd->low = low;
   nd->len = len;
+  nd->ascii = ifs_is_ascii(low, len);
   size_t i = 0;
   uint32_t src[3];
   uint32_t c1 = ifs_decode(low, len, &i);
@@ -64,26 +65,6 @@ void ifs_needle_init(ifs_needle *nd, const char *low, size_t len) {
   }
   for (size_t j = 0; j < k; j++) byteset_add(&nd->second, utf8_last_byte(src[j]));
   nd->second_at = at;
-}
-
-/* U+0130 is C4 B0 and U+03A3 is CE A3: one pass looks for both. */
-int ifs_needle_text_ok(const char *text, size_t n) {
-  const unsigned char *u = (const unsigned char *)text;
-  size_t i = 0;
-#if defined(__SSE2__)
-  const __m128i c4 = _mm_set1_epi8((char)0xC4), b0 = _mm_set1_epi8((char)0xB0);
-  const __m128i ce = _mm_set1_epi8((char)0xCE), a3 = _mm_set1_epi8((char)0xA3);
-  for (; i + 17 <= n; i += 16) {
-    __m128i lead = _mm_loadu_si128((const __m128i *)(const void *)(u + i));
-    __m128i next = _mm_loadu_si128((const __m128i *)(const void *)(u + i + 1));
-    __m128i hit = _mm_or_si128(_mm_and_si128(_mm_cmpeq_epi8(lead, c4), _mm_cmpeq_epi8(next, b0)),
-                               _mm_and_si128(_mm_cmpeq_epi8(lead, ce), _mm_cmpeq_epi8(next, a3)));
-    if (_mm_movemask_epi8(hit)) return 0;
-  }
-#endif
-  for (; i + 1 < n; i++)
-    if ((u[i] == 0xC4 && u[i + 1] == 0xB0) || (u[i] == 0xCE && u[i + 1] == 0xA3)) return 0;
-  return 1;
 }
 
 /* 1 when the text's characters from the one holding byte p onwards lower
@@ -105,15 +86,32 @@ static int verify_at(const ifs_needle *nd, const char *h, size_t n, size_t p, si
   return 1;
 }
 
+/* In ASCII text, the needle (ASCII too) at p, letter case aside. */
+static int verify_ascii_at(const ifs_needle *nd, const char *h, size_t n, size_t p, size_t *work) {
+  if (n - p < nd->len) return 0;
+  *work += nd->len;
+  for (size_t i = 0; i < nd->len; i++) {
+    unsigned char c = (unsigned char)h[p + i];
+    if ((unsigned)(c - 'A') < 26u) c = (unsigned char)(c + 32);
+    if (c != (unsigned char)nd->low[i]) return 0;
+  }
+  return 1;
+}
+
+static int verify(const ifs_needle *nd, const char *h, size_t n, size_t p, int ascii,
+                  size_t *work) {
+  return ascii ? verify_ascii_at(nd, h, n, p, work) : verify_at(nd, h, n, p, work);
+}
+
 /* Positions p in [from, to) where the filters hold, verified one by one. */
 static int scan_bytes(const ifs_needle *nd, const char *h, size_t n, size_t from, size_t to,
-                      size_t *work, size_t budget) {
+                      int ascii, size_t *work, size_t budget) {
   for (size_t p = from; p < to; p++) {
     if (!byteset_has(&nd->first, (unsigned char)h[p])) continue;
     if (nd->second_at && (p + nd->second_at >= n ||
                           !byteset_has(&nd->second, (unsigned char)h[p + nd->second_at])))
       continue;
-    if (verify_at(nd, h, n, p, work)) return 1;
+    if (verify(nd, h, n, p, ascii, work)) return 1;
     if (*work > budget) return -1;
   }
   return 0;
@@ -129,7 +127,9 @@ static __m128i byteset_match(const ifs_byteset *s, __m128i v) {
 }
 #endif
 
-int ifs_needle_find(const ifs_needle *nd, const char *h, size_t n) {
+int ifs_needle_find(const ifs_needle *nd, const char *h, size_t n, int ascii) {
+  /* An ASCII text lowers to ASCII: no other needle is in it. */
+  if (ascii && !nd->ascii) return 0;
   /* Verification is capped so that no text makes the search quadratic. */
   size_t work = 0, budget = 4 * n + 4096, p = 0;
   size_t reach = nd->second_at;   /* bytes read past p */
@@ -143,10 +143,10 @@ int ifs_needle_find(const ifs_needle *nd, const char *h, size_t n) {
     while (mask) {
       size_t at = p + (size_t)__builtin_ctz(mask);
       mask &= mask - 1;
-      if (verify_at(nd, h, n, at, &work)) return 1;
+      if (verify(nd, h, n, at, ascii, &work)) return 1;
       if (work > budget) return -1;
     }
   }
 #endif
-  return scan_bytes(nd, h, n, p, n, &work, budget);
+  return scan_bytes(nd, h, n, p, n, ascii, &work, budget);
 }

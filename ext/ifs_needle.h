@@ -9,8 +9,9 @@
 ** looks for that run directly: it scans sixteen bytes at a time for the
 ** bytes such a run must hold (the last byte of any character that lowers
 ** to the needle's first character, and likewise for the second) and
-** verifies each candidate by decoding.  Texts that hold U+0130 or U+03A3
-** are for the caller to lower (ifs_needle_text_ok tells).
+** verifies each candidate by decoding (by comparing bytes, in ASCII text).
+** Texts that hold U+0130 or U+03A3 are for the caller to lower
+** (ifs_utf8_scan tells).
 */
 #ifndef IFS_NEEDLE_H
 #define IFS_NEEDLE_H
@@ -30,19 +31,17 @@ typedef struct ifs_needle {
   ifs_byteset first;        /* last byte of a character lowering to char 1 */
   ifs_byteset second;       /* a byte of char 2's source, second_at after it */
   size_t second_at;         /* 0: no second filter (one-character needle) */
+  int ascii;                /* the lowered needle is pure ASCII */
 } ifs_needle;
 
 /* Prepares a search for low[0..len) (already lowercased, len > 0); low must
 ** outlive the needle. */
 void ifs_needle_init(ifs_needle *nd, const char *low, size_t len);
 
-/* 1 when text (internal UTF-8) has neither U+0130 nor U+03A3, so that
-** ifs_needle_find answers for it. */
-int ifs_needle_text_ok(const char *text, size_t n);
-
-/* For such a text: 1 when the needle is in text.lower(), 0 when not, -1
+/* For a text (internal UTF-8) with neither U+0130 nor U+03A3, ascii when
+** it is pure ASCII: 1 when the needle is in text.lower(), 0 when not, -1
 ** when candidates were so many that verifying them would turn quadratic
 ** (then lower the text and use ifs_find, which is linear). */
-int ifs_needle_find(const ifs_needle *nd, const char *text, size_t n);
+int ifs_needle_find(const ifs_needle *nd, const char *text, size_t n, int ascii);
 
 #endif

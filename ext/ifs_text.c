@@ -368,21 +368,41 @@ SIMD_TARGET static __m128i utf8_pair_errors(__m128i in, __m128i prev_in) {
   return _mm_xor_si128(must_cont, special);
 }
 
-SIMD_TARGET static int utf8_valid_ssse3(const unsigned char *u, size_t n) {
-  __m128i prev = _mm_setzero_si128(), err = _mm_setzero_si128();
+/* Byte pairs C4 B0 (U+0130) and CE A3 (U+03A3), the characters that
+** lower() does not map one to one. */
+SIMD_TARGET static __m128i special_lower_pairs(__m128i in, __m128i prev_in) {
+  __m128i prev1 = _mm_alignr_epi8(in, prev_in, 15);
+  return _mm_or_si128(
+      _mm_and_si128(_mm_cmpeq_epi8(prev1, _mm_set1_epi8((char)0xC4)),
+                    _mm_cmpeq_epi8(in, _mm_set1_epi8((char)0xB0))),
+      _mm_and_si128(_mm_cmpeq_epi8(prev1, _mm_set1_epi8((char)0xCE)),
+                    _mm_cmpeq_epi8(in, _mm_set1_epi8((char)0xA3))));
+}
+
+SIMD_TARGET static void scan_ssse3(const unsigned char *u, size_t n, ifs_scan *out) {
+  __m128i prev = _mm_setzero_si128(), err = _mm_setzero_si128(), special = err;
+  int high = 0;
   size_t i = 0;
   for (; i + 16 <= n; i += 16) {
     __m128i in = _mm_loadu_si128((const __m128i *)(const void *)(u + i));
     /* an ASCII block only has to see the previous one's sequences end */
-    if (_mm_movemask_epi8(in) == 0 && _mm_movemask_epi8(prev) == 0) { prev = in; continue; }
+    int in_high = _mm_movemask_epi8(in);
+    if (in_high == 0 && _mm_movemask_epi8(prev) == 0) { prev = in; continue; }
+    high |= in_high;
     err = _mm_or_si128(err, utf8_pair_errors(in, prev));
+    special = _mm_or_si128(special, special_lower_pairs(in, prev));
     prev = in;
   }
   /* the tail and then NULs: a sequence cut short by the end is an error */
   unsigned char pad[16] = {0};
   memcpy(pad, u + i, n - i);
-  err = _mm_or_si128(err, utf8_pair_errors(_mm_loadu_si128((const __m128i *)(const void *)pad), prev));
-  return _mm_movemask_epi8(_mm_cmpeq_epi8(err, _mm_setzero_si128())) == 0xFFFF;
+  __m128i in = _mm_loadu_si128((const __m128i *)(const void *)pad);
+  high |= _mm_movemask_epi8(in);
+  err = _mm_or_si128(err, utf8_pair_errors(in, prev));
+  special = _mm_or_si128(special, special_lower_pairs(in, prev));
+  out->valid = _mm_movemask_epi8(_mm_cmpeq_epi8(err, _mm_setzero_si128())) == 0xFFFF;
+  out->ascii = high == 0;
+  out->plain_lower = _mm_movemask_epi8(special) == 0;
 }
 #endif
 
@@ -437,11 +457,30 @@ SIMD_TARGET static void count_ssse3(const unsigned char *u, size_t n, size_t *wo
 }
 #endif
 
-int ifs_utf8_is_valid(const char *s, size_t n) {
+/* The portable scan: the byte loops, one after the other. */
+static int plain_lower_bytes(const unsigned char *u, size_t n) {
+  for (size_t i = 0; i + 1 < n; i++)
+    if ((u[i] == 0xC4 && u[i + 1] == 0xB0) || (u[i] == 0xCE && u[i + 1] == 0xA3)) return 0;
+  return 1;
+}
+
+void ifs_utf8_scan(const char *s, size_t n, ifs_scan *out) {
 #if IFS_X86_SIMD
-  if (n >= 16 && simd_ok()) return utf8_valid_ssse3((const unsigned char *)s, n);
+  if (n >= 16 && simd_ok()) { scan_ssse3((const unsigned char *)s, n, out); return; }
 #endif
-  return ifs_utf8_is_valid_bytes(s, n);
+  ifs_utf8_scan_bytes(s, n, out);
+}
+
+void ifs_utf8_scan_bytes(const char *s, size_t n, ifs_scan *out) {
+  out->valid = ifs_utf8_is_valid_bytes(s, n);
+  out->ascii = ifs_is_ascii(s, n);
+  out->plain_lower = plain_lower_bytes((const unsigned char *)s, n);
+}
+
+int ifs_utf8_is_valid(const char *s, size_t n) {
+  ifs_scan sc;
+  ifs_utf8_scan(s, n, &sc);
+  return sc.valid;
 }
 
 void ifs_count(const char *s, size_t n, size_t *words, size_t *chars) {

@@ -20,9 +20,20 @@
 ** such text is already internal UTF-8, unchanged. */
 int ifs_utf8_is_valid(const char *s, size_t n);
 
+/* What one pass over a text finds out (a response is scanned once). */
+typedef struct ifs_scan {
+  int valid;         /* strict UTF-8, as ifs_utf8_is_valid */
+  int ascii;         /* every byte below 0x80 */
+  int plain_lower;   /* neither U+0130 nor U+03A3 (C4 B0, CE A3) in the
+                        bytes: lower() maps it character by character */
+} ifs_scan;
+
+void ifs_utf8_scan(const char *s, size_t n, ifs_scan *out);
+
 /* The same as the portable byte loops (the reference for the vectorised
 ** versions above, which are used where the CPU allows). */
 int ifs_utf8_is_valid_bytes(const char *s, size_t n);
+void ifs_utf8_scan_bytes(const char *s, size_t n, ifs_scan *out);
 void ifs_count_bytes(const char *s, size_t n, size_t *words, size_t *chars);
 
 /* Surrogateescape reading: appends the internal form of raw bytes to out. */

@@ -246,6 +246,12 @@ START_TEST(test_vector_matches_byte_loops) {
     n -= cut;
     int valid = ifs_utf8_is_valid(s, n);
     ck_assert_int_eq(valid, ifs_utf8_is_valid_bytes(s, n));
+    ifs_scan v, b;
+    ifs_utf8_scan(s, n, &v);
+    ifs_utf8_scan_bytes(s, n, &b);
+    ck_assert_int_eq(v.valid, valid);
+    ck_assert_int_eq(v.ascii, b.ascii);
+    ck_assert_int_eq(v.plain_lower, b.plain_lower);
     ifs_buf_clear(&in);
     ck_assert_int_eq(ifs_to_internal(s, n, &in), IFS_OK);
     ck_assert_int_eq(valid, in.len == n && memcmp(in.p, s, n) == 0);
@@ -256,6 +262,37 @@ START_TEST(test_vector_matches_byte_loops) {
     ck_assert_uint_eq(c1, c2);
   }
   ifs_buf_free(&in);
+}
+END_TEST
+
+/* The scan's flags: U+0130 / U+03A3 found at every offset of a text long
+** enough for the vector loop, and only as the right byte pairs. */
+START_TEST(test_scan_flags) {
+  ifs_scan sc;
+  ifs_utf8_scan(LIT("\xc4\xb0stanbul"), &sc);
+  ck_assert(sc.valid && !sc.ascii && !sc.plain_lower);
+  ifs_utf8_scan(LIT("\xce\x91\xce\xa3"), &sc);
+  ck_assert(sc.valid && !sc.plain_lower);
+  ifs_utf8_scan(LIT("\xcf\x83\xcf\x82 i\xcc\x87"), &sc);
+  ck_assert(sc.valid && sc.plain_lower);
+  ifs_utf8_scan(LIT("plain ASCII, and longer than sixteen bytes"), &sc);
+  ck_assert(sc.valid && sc.ascii && sc.plain_lower);
+  char text[100];
+  for (size_t at = 0; at + 1 < sizeof text; at++) {
+    memset(text, 'x', sizeof text);
+    text[at] = (char)0xC4;   /* C4 alone: invalid, but no U+0130 */
+    ifs_utf8_scan(text, sizeof text, &sc);
+    ck_assert(!sc.valid && !sc.ascii && sc.plain_lower);
+    text[at + 1] = (char)0xB0;
+    ifs_utf8_scan(text, sizeof text, &sc);
+    ck_assert(sc.valid && !sc.plain_lower);
+    memcpy(text + at, "\xce\xa3", 2);
+    ifs_utf8_scan(text, sizeof text, &sc);
+    ck_assert(sc.valid && !sc.plain_lower);
+    text[at] = (char)0xC4;   /* C4 A3 is another character */
+    ifs_utf8_scan(text, sizeof text, &sc);
+    ck_assert(sc.valid && sc.plain_lower);
+  }
 }
 END_TEST
 
@@ -319,6 +356,7 @@ static Suite *text_suite(void) {
   tcase_add_test(tc, test_lower_fails_cleanly);
   tcase_add_test(tc, test_count_and_lower_ascii_random);
   tcase_add_test(tc, test_vector_matches_byte_loops);
+  tcase_add_test(tc, test_scan_flags);
   tcase_add_test(tc, test_find_matches_naive);
   tcase_add_test(tc, test_find_adversarial_is_linear);
   suite_add_tcase(s, tc);

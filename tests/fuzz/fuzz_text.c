@@ -119,18 +119,23 @@ static void check_needle(const char *s, size_t n) {
     if (nd.p[j] >= 'a' && nd.p[j] <= 'z') nd.p[j] = (char)(nd.p[j] - 32);
   fuzz_assert(ifs_lower(nd.p ? nd.p : "", nd.len, &low) == IFS_OK);
   fuzz_assert(ifs_lower(s, n, &lt) == IFS_OK);
-  if (low.len && ifs_needle_text_ok(s, n)) {
+  ifs_scan sc;
+  ifs_utf8_scan(s, n, &sc);
+  if (low.len && sc.plain_lower) {
     int want = ifs_find(lt.p, lt.len, low.p, low.len) != NULL;
     ifs_needle x;
     ifs_needle_init(&x, low.p, low.len);
-    int got = ifs_needle_find(&x, s, n);
+    int got = ifs_needle_find(&x, s, n, sc.ascii);
+    fuzz_assert(got == -1 || got == want);
+    got = ifs_needle_find(&x, s, n, 0);
     fuzz_assert(got == -1 || got == want);
     if (n > 1) {   /* and in the text without its first byte (a near miss) */
       ifs_buf_clear(&lt);
       fuzz_assert(ifs_lower(s + 1, n - 1, &lt) == IFS_OK);
-      if (ifs_needle_text_ok(s + 1, n - 1) && well_formed_internal(s + 1, n - 1)) {
+      ifs_utf8_scan(s + 1, n - 1, &sc);
+      if (sc.plain_lower && well_formed_internal(s + 1, n - 1)) {
         want = ifs_find(lt.p ? lt.p : "", lt.len, low.p, low.len) != NULL;
-        got = ifs_needle_find(&x, s + 1, n - 1);
+        got = ifs_needle_find(&x, s + 1, n - 1, sc.ascii);
         fuzz_assert(got == -1 || got == want);
       }
     }
@@ -169,6 +174,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz_internal(raw, size, &in);
   int valid = ifs_utf8_is_valid(raw, size);
   fuzz_assert(valid == ifs_utf8_is_valid_bytes(raw, size));   /* vector = byte loop */
+  ifs_scan sv, sb;
+  ifs_utf8_scan(raw, size, &sv);
+  ifs_utf8_scan_bytes(raw, size, &sb);
+  fuzz_assert(sv.valid == valid && sv.ascii == sb.ascii && sv.plain_lower == sb.plain_lower);
   if (valid) fuzz_assert(in.len == size && memcmp(in.p, raw, size) == 0);
   fuzz_assert(ifs_has_escaped_bytes(in.p, in.len) == !valid);
   fuzz_assert(well_formed_internal(in.p, in.len));
