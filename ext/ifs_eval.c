@@ -300,25 +300,33 @@ static uint64_t hash_bytes(const char *s, size_t n) {
   return h ^ (h >> 29);
 }
 
+/* Layout of a cached plan: header, key (read on every lookup, so next to
+** the header), checks (8-byte aligned), text. */
+static size_t checks_offset(size_t kn) {
+  return (sizeof(plan) + kn + 7) & ~(size_t)7;
+}
+
 static size_t plan_size(size_t n, size_t kn, size_t tn) {
-  return sizeof(plan) + n * sizeof(plan_check) + kn + tn;
+  return checks_offset(kn) + n * sizeof(plan_check) + tn;
 }
 
 /* A copy of ev->work with its key, in one allocation. */
 static plan *plan_freeze(ifs_evaluator *ev, uint64_t h, const char *cons, size_t cn) {
   const plan *w = &ev->work;
-  plan *pl = ifs_malloc(plan_size(w->n, cn, w->tn));
-  if (!pl) return NULL;
+  char *block = ifs_malloc(plan_size(w->n, cn, w->tn));
+  if (!block) return NULL;
+  plan *pl = (plan *)(void *)block;
   *pl = *w;
   pl->hash = h;
-  pl->checks = (plan_check *)(void *)(pl + 1);
-  memcpy(pl->checks, w->checks, w->n * sizeof(plan_check));
-  char *key = (char *)(pl->checks + w->n);
+  char *key = block + sizeof(plan);
   memcpy(key, cons, cn);
-  memcpy(key + cn, w->text, w->tn);
   pl->key = key;
   pl->kn = cn;
-  pl->text = key + cn;
+  pl->checks = (plan_check *)(void *)(block + checks_offset(cn));
+  memcpy(pl->checks, w->checks, w->n * sizeof(plan_check));
+  char *text = (char *)(pl->checks + w->n);
+  memcpy(text, w->text, w->tn);
+  pl->text = text;
   plan_init_needles(pl);
   return pl;
 }

@@ -7,6 +7,13 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define IFS_AVX2 1
+#define AVX2_TARGET __attribute__((target("avx2")))
+#include <immintrin.h>
+#else
+#define IFS_AVX2 0
+#endif
 
 static int is_cont(unsigned char c) { return (c & 0xC0) == 0x80; }
 
@@ -47,6 +54,13 @@ void ifs_needle_init(ifs_needle *nd, const char *low, size_t len) {
   nd->low = low;
   nd->len = len;
   nd->ascii = ifs_is_ascii(low, len);
+  if (nd->ascii) {   /* in ASCII text a letter's sources are its two cases */
+    unsigned char f = (unsigned char)low[0], l = (unsigned char)low[len - 1];
+    byteset_add(&nd->ascii_first, f);
+    if (f >= 'a' && f <= 'z') byteset_add(&nd->ascii_first, (unsigned char)(f - 32));
+    byteset_add(&nd->ascii_last, l);
+    if (l >= 'a' && l <= 'z') byteset_add(&nd->ascii_last, (unsigned char)(l - 32));
+  }
   size_t i = 0;
   uint32_t src[3];
   uint32_t c1 = ifs_decode(low, len, &i);
@@ -127,9 +141,59 @@ static __m128i byteset_match(const ifs_byteset *s, __m128i v) {
 }
 #endif
 
+#if IFS_AVX2
+AVX2_TARGET static __m256i byteset_match32(const ifs_byteset *s, __m256i v) {
+  __m256i m = _mm256_setzero_si256();
+  for (int i = 0; i < s->n; i++)
+    m = _mm256_or_si256(m, _mm256_cmpeq_epi8(_mm256_or_si256(v, _mm256_set1_epi8((char)s->fold[i])),
+                                             _mm256_set1_epi8((char)s->want[i])));
+  return m;
+}
+
+/* The ASCII search 32 positions at a time; *p is where it stopped. */
+AVX2_TARGET static int find_ascii_avx2(const ifs_needle *nd, const char *h, size_t n, size_t *p,
+                                       size_t *work, size_t budget) {
+  size_t last = nd->len - 1;
+  for (; *p + last + 32 <= n; *p += 32) {
+    __m256i m = _mm256_and_si256(
+        byteset_match32(&nd->ascii_first, _mm256_loadu_si256((const __m256i *)(const void *)(h + *p))),
+        byteset_match32(&nd->ascii_last,
+                        _mm256_loadu_si256((const __m256i *)(const void *)(h + *p + last))));
+    unsigned mask = (unsigned)_mm256_movemask_epi8(m);
+    while (mask) {
+      size_t at = *p + (size_t)__builtin_ctz(mask);
+      mask &= mask - 1;
+      if (verify_ascii_at(nd, h, n, at, work)) return 1;
+      if (*work > budget) return -1;
+    }
+  }
+  return 0;
+}
+#endif
+
+/* An ASCII needle in ASCII text: its first and last bytes (either case)
+** filter the positions, which are then compared. */
+static int find_ascii(const ifs_needle *nd, const char *h, size_t n) {
+  size_t work = 0, budget = 4 * n + 4096, p = 0, last = nd->len - 1;
+#if IFS_AVX2
+  if (__builtin_cpu_supports("avx2")) {
+    int rc = find_ascii_avx2(nd, h, n, &p, &work, budget);
+    if (rc) return rc;
+  }
+#endif
+  for (; p + last < n; p++) {
+    if (!byteset_has(&nd->ascii_first, (unsigned char)h[p]) ||
+        !byteset_has(&nd->ascii_last, (unsigned char)h[p + last]))
+      continue;
+    if (verify_ascii_at(nd, h, n, p, &work)) return 1;
+    if (work > budget) return -1;
+  }
+  return 0;
+}
+
 int ifs_needle_find(const ifs_needle *nd, const char *h, size_t n, int ascii) {
   /* An ASCII text lowers to ASCII: no other needle is in it. */
-  if (ascii && !nd->ascii) return 0;
+  if (ascii) return nd->ascii ? find_ascii(nd, h, n) : 0;
   /* Verification is capped so that no text makes the search quadratic. */
   size_t work = 0, budget = 4 * n + 4096, p = 0;
   size_t reach = nd->second_at;   /* bytes read past p */

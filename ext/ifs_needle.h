@@ -31,7 +31,9 @@ typedef struct ifs_needle {
   ifs_byteset first;        /* last byte of a character lowering to char 1 */
   ifs_byteset second;       /* a byte of char 2's source, second_at after it */
   size_t second_at;         /* 0: no second filter (one-character needle) */
-  int ascii;                /* the lowered needle is pure ASCII */
+  int ascii;                /* the lowered needle is pure ASCII; then, */
+  ifs_byteset ascii_first;  /* in ASCII text, its first byte's sources */
+  ifs_byteset ascii_last;   /* and its last byte's */
 } ifs_needle;
 
 /* Prepares a search for low[0..len) (already lowercased, len > 0); low must

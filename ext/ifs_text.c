@@ -407,6 +407,70 @@ SIMD_TARGET static void scan_ssse3(const unsigned char *u, size_t n, ifs_scan *o
 #endif
 
 #if IFS_X86_SIMD
+/* The same scan 32 bytes at a time with AVX2 (the two 128-bit lanes each
+** look up the same tables; the previous bytes cross the lane boundary
+** through a permute). */
+#define AVX2_TARGET __attribute__((target("avx2,popcnt")))
+
+static int avx2_ok(void) {
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
+}
+
+/* in shifted right by k bytes with the top k bytes of prev in front. */
+#define PREV_BYTES(in, prev, k) \
+  _mm256_alignr_epi8((in), _mm256_permute2x128_si256((prev), (in), 0x21), 16 - (k))
+
+AVX2_TARGET static __m256i table32(const unsigned char *t) {
+  return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)t));
+}
+
+AVX2_TARGET static void scan_block_avx2(__m256i in, __m256i prev, __m256i *err,
+                                        __m256i *special) {
+  const __m256i nib = _mm256_set1_epi8(0x0F);
+  __m256i prev1 = PREV_BYTES(in, prev, 1);
+  __m256i sc = _mm256_and_si256(
+      _mm256_and_si256(
+          _mm256_shuffle_epi8(table32(first_high_tbl), _mm256_and_si256(_mm256_srli_epi16(prev1, 4), nib)),
+          _mm256_shuffle_epi8(table32(first_low_tbl), _mm256_and_si256(prev1, nib))),
+      _mm256_shuffle_epi8(table32(second_high_tbl), _mm256_and_si256(_mm256_srli_epi16(in, 4), nib)));
+  __m256i must_cont = _mm256_or_si256(
+      _mm256_subs_epu8(PREV_BYTES(in, prev, 2), _mm256_set1_epi8(0xE0 - 0x80)),
+      _mm256_subs_epu8(PREV_BYTES(in, prev, 3), _mm256_set1_epi8((char)(0xF0 - 0x80))));
+  must_cont = _mm256_and_si256(must_cont, _mm256_set1_epi8((char)0x80));
+  *err = _mm256_or_si256(*err, _mm256_xor_si256(must_cont, sc));
+  __m256i pairs = _mm256_or_si256(
+      _mm256_and_si256(_mm256_cmpeq_epi8(prev1, _mm256_set1_epi8((char)0xC4)),
+                       _mm256_cmpeq_epi8(in, _mm256_set1_epi8((char)0xB0))),
+      _mm256_and_si256(_mm256_cmpeq_epi8(prev1, _mm256_set1_epi8((char)0xCE)),
+                       _mm256_cmpeq_epi8(in, _mm256_set1_epi8((char)0xA3))));
+  *special = _mm256_or_si256(*special, pairs);
+}
+
+AVX2_TARGET static void scan_avx2(const unsigned char *u, size_t n, ifs_scan *out) {
+  __m256i prev = _mm256_setzero_si256(), err = prev, special = prev;
+  unsigned high = 0;
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    __m256i in = _mm256_loadu_si256((const __m256i *)(const void *)(u + i));
+    unsigned in_high = (unsigned)_mm256_movemask_epi8(in);
+    if (in_high == 0 && _mm256_movemask_epi8(prev) == 0) { prev = in; continue; }
+    high |= in_high;
+    scan_block_avx2(in, prev, &err, &special);
+    prev = in;
+  }
+  /* the tail and then NULs: a sequence cut short by the end is an error */
+  unsigned char pad[32] = {0};
+  memcpy(pad, u + i, n - i);
+  __m256i in = _mm256_loadu_si256((const __m256i *)(const void *)pad);
+  high |= (unsigned)_mm256_movemask_epi8(in);
+  scan_block_avx2(in, prev, &err, &special);
+  out->valid = _mm256_testz_si256(err, err);
+  out->ascii = high == 0;
+  out->plain_lower = _mm256_testz_si256(special, special);
+}
+#endif
+
+#if IFS_X86_SIMD
 /* len(s.split()) and len(s) sixteen bytes at a time.  A byte is "space"
 ** when it belongs to a whitespace character; words are the space-to-word
 ** transitions, characters the bytes that are not continuation bytes.  Only
@@ -464,11 +528,19 @@ static int plain_lower_bytes(const unsigned char *u, size_t n) {
   return 1;
 }
 
-void ifs_utf8_scan(const char *s, size_t n, ifs_scan *out) {
+void ifs_utf8_scan_level(const char *s, size_t n, ifs_scan *out, int level) {
 #if IFS_X86_SIMD
-  if (n >= 16 && simd_ok()) { scan_ssse3((const unsigned char *)s, n, out); return; }
+  if (level >= 2 && avx2_ok()) { scan_avx2((const unsigned char *)s, n, out); return; }
+  if (level >= 1 && simd_ok()) { scan_ssse3((const unsigned char *)s, n, out); return; }
+#else
+  (void)level;
 #endif
   ifs_utf8_scan_bytes(s, n, out);
+}
+
+void ifs_utf8_scan(const char *s, size_t n, ifs_scan *out) {
+  /* the vector loops pay off from a block or two */
+  ifs_utf8_scan_level(s, n, out, n >= 64 ? 2 : n >= 16 ? 1 : 0);
 }
 
 void ifs_utf8_scan_bytes(const char *s, size_t n, ifs_scan *out) {

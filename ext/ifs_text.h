@@ -34,6 +34,9 @@ void ifs_utf8_scan(const char *s, size_t n, ifs_scan *out);
 ** versions above, which are used where the CPU allows). */
 int ifs_utf8_is_valid_bytes(const char *s, size_t n);
 void ifs_utf8_scan_bytes(const char *s, size_t n, ifs_scan *out);
+/* The scan by a chosen loop, for tests: 0 bytes, 1 SSSE3, 2 AVX2 (or the
+** best one below it that the CPU has). */
+void ifs_utf8_scan_level(const char *s, size_t n, ifs_scan *out, int level);
 void ifs_count_bytes(const char *s, size_t n, size_t *words, size_t *chars);
 
 /* Surrogateescape reading: appends the internal form of raw bytes to out. */

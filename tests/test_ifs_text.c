@@ -228,7 +228,7 @@ START_TEST(test_vector_matches_byte_loops) {
   char buf[300];
   ifs_buf in;
   ifs_buf_init(&in);
-  for (int iter = 0; iter < 200000; iter++) {
+  for (int iter = 0; iter < 60000; iter++) {
     size_t n = 0;
     seed = seed * 1103515245u + 12345u;
     int parts = (int)(seed >> 16) % 60;
@@ -246,12 +246,16 @@ START_TEST(test_vector_matches_byte_loops) {
     n -= cut;
     int valid = ifs_utf8_is_valid(s, n);
     ck_assert_int_eq(valid, ifs_utf8_is_valid_bytes(s, n));
-    ifs_scan v, b;
-    ifs_utf8_scan(s, n, &v);
+    ifs_scan b;
     ifs_utf8_scan_bytes(s, n, &b);
-    ck_assert_int_eq(v.valid, valid);
-    ck_assert_int_eq(v.ascii, b.ascii);
-    ck_assert_int_eq(v.plain_lower, b.plain_lower);
+    for (int level = 0; level <= 3; level++) {   /* 3: what ifs_utf8_scan picks */
+      ifs_scan v;
+      if (level == 3) ifs_utf8_scan(s, n, &v);
+      else ifs_utf8_scan_level(s, n, &v, level);
+      ck_assert_int_eq(v.valid, valid);
+      ck_assert_int_eq(v.ascii, b.ascii);
+      ck_assert_int_eq(v.plain_lower, b.plain_lower);
+    }
     ifs_buf_clear(&in);
     ck_assert_int_eq(ifs_to_internal(s, n, &in), IFS_OK);
     ck_assert_int_eq(valid, in.len == n && memcmp(in.p, s, n) == 0);
@@ -278,21 +282,22 @@ START_TEST(test_scan_flags) {
   ifs_utf8_scan(LIT("plain ASCII, and longer than sixteen bytes"), &sc);
   ck_assert(sc.valid && sc.ascii && sc.plain_lower);
   char text[100];
-  for (size_t at = 0; at + 1 < sizeof text; at++) {
-    memset(text, 'x', sizeof text);
-    text[at] = (char)0xC4;   /* C4 alone: invalid, but no U+0130 */
-    ifs_utf8_scan(text, sizeof text, &sc);
-    ck_assert(!sc.valid && !sc.ascii && sc.plain_lower);
-    text[at + 1] = (char)0xB0;
-    ifs_utf8_scan(text, sizeof text, &sc);
-    ck_assert(sc.valid && !sc.plain_lower);
-    memcpy(text + at, "\xce\xa3", 2);
-    ifs_utf8_scan(text, sizeof text, &sc);
-    ck_assert(sc.valid && !sc.plain_lower);
-    text[at] = (char)0xC4;   /* C4 A3 is another character */
-    ifs_utf8_scan(text, sizeof text, &sc);
-    ck_assert(sc.valid && sc.plain_lower);
-  }
+  for (int level = 0; level <= 2; level++)
+    for (size_t at = 0; at + 1 < sizeof text; at++) {
+      memset(text, 'x', sizeof text);
+      text[at] = (char)0xC4;   /* C4 alone: invalid, but no U+0130 */
+      ifs_utf8_scan_level(text, sizeof text, &sc, level);
+      ck_assert(!sc.valid && !sc.ascii && sc.plain_lower);
+      text[at + 1] = (char)0xB0;
+      ifs_utf8_scan_level(text, sizeof text, &sc, level);
+      ck_assert(sc.valid && !sc.plain_lower);
+      memcpy(text + at, "\xce\xa3", 2);
+      ifs_utf8_scan_level(text, sizeof text, &sc, level);
+      ck_assert(sc.valid && !sc.plain_lower);
+      text[at] = (char)0xC4;   /* C4 A3 is another character */
+      ifs_utf8_scan_level(text, sizeof text, &sc, level);
+      ck_assert(sc.valid && sc.plain_lower);
+    }
 }
 END_TEST
 

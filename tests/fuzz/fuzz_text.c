@@ -174,10 +174,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz_internal(raw, size, &in);
   int valid = ifs_utf8_is_valid(raw, size);
   fuzz_assert(valid == ifs_utf8_is_valid_bytes(raw, size));   /* vector = byte loop */
-  ifs_scan sv, sb;
-  ifs_utf8_scan(raw, size, &sv);
+  ifs_scan sb;
   ifs_utf8_scan_bytes(raw, size, &sb);
-  fuzz_assert(sv.valid == valid && sv.ascii == sb.ascii && sv.plain_lower == sb.plain_lower);
+  for (int level = 1; level <= 2; level++) {   /* SSSE3 and AVX2 loops */
+    ifs_scan sv;
+    ifs_utf8_scan_level(raw, size, &sv, level);
+    fuzz_assert(sv.valid == valid && sv.ascii == sb.ascii && sv.plain_lower == sb.plain_lower);
+  }
   if (valid) fuzz_assert(in.len == size && memcmp(in.p, raw, size) == 0);
   fuzz_assert(ifs_has_escaped_bytes(in.p, in.len) == !valid);
   fuzz_assert(well_formed_internal(in.p, in.len));
