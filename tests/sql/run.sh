@@ -34,11 +34,9 @@ fi
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-passed=0
-failed=0
+. tests/golden.sh
 for t in tests/sql/*.sql; do
   name=$(basename "$t" .sql)
-  expected=tests/sql/$name.expected
   out=$tmp/$name.out
   vglog=$tmp/$name.vg
   # LC_ALL=C: the CLI must not re-encode anything it prints
@@ -48,28 +46,6 @@ for t in tests/sql/*.sql; do
   else
     LC_ALL=C "$SQLITE" -bail -cmd ".load $LIB" :memory: <"$t" >"$out" 2>&1
   fi
-  rc=$?
-  ok=1
-  if [ ! -f "$expected" ]; then
-    echo "FAIL $name: $expected is missing"
-    ok=0
-  elif ! cmp -s "$expected" "$out"; then
-    echo "FAIL $name: output differs (- expected, + got)"
-    diff -u "$expected" "$out" | sed -n '3,80p'
-    ok=0
-  fi
-  if [ $rc -ge 99 ]; then          # 99: valgrind found errors; >128: signal
-    echo "FAIL $name: exit status $rc"
-    [ -s "$vglog" ] && sed -n '1,60p' "$vglog"
-    ok=0
-  fi
-  if [ $ok = 1 ]; then
-    passed=$((passed + 1))
-    echo "ok   $name"
-  else
-    failed=$((failed + 1))
-  fi
+  golden_check "$name" "tests/sql/$name.expected" "$out" $? "$vglog"
 done
-
-echo "$passed passed, $failed failed"
-[ $failed = 0 ]
+golden_report

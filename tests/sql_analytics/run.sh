@@ -21,11 +21,9 @@ if [ ! -f "$LIB.so" ]; then
   exit 1
 fi
 
-passed=0
-failed=0
+. "$ROOT/tests/golden.sh"
 for t in "$ROOT"/tests/sql_analytics/*.sql; do
   name=$(basename "$t" .sql)
-  expected=${t%.sql}.expected
   work=$(mktemp -d) || exit 1
   ln -s "$ROOT/sql" "$work/sql"
   ln -s "$ROOT/tests" "$work/tests"
@@ -33,28 +31,7 @@ for t in "$ROOT"/tests/sql_analytics/*.sql; do
   out=$work/$name.out
   # LC_ALL=C: the CLI must not re-encode anything it prints
   (cd "$work" && LC_ALL=C "$SQLITE" -cmd ".load ./ifscore" :memory: <"$t" >"$out" 2>&1)
-  rc=$?
-  ok=1
-  if [ ! -f "$expected" ]; then
-    echo "FAIL $name: $expected is missing"
-    ok=0
-  elif ! cmp -s "$expected" "$out"; then
-    echo "FAIL $name: output differs (- expected, + got)"
-    diff -u "$expected" "$out" | sed -n '3,80p'
-    ok=0
-  fi
-  if [ $rc -gt 128 ]; then
-    echo "FAIL $name: killed by signal $((rc - 128))"
-    ok=0
-  fi
+  golden_check "$name" "${t%.sql}.expected" "$out" $?
   rm -rf "$work"
-  if [ $ok = 1 ]; then
-    passed=$((passed + 1))
-    echo "ok   $name"
-  else
-    failed=$((failed + 1))
-  fi
 done
-
-echo "$passed passed, $failed failed"
-[ $failed = 0 ]
+golden_report
