@@ -41,7 +41,7 @@ FUZZ_TARGETS = fuzz_json fuzz_regex fuzz_text fuzz_pyval fuzz_eval
 # compiler gives must not stop the run (the main build is the judge)
 XWARN        = $(filter-out -Werror,$(WARN))
 HOSTILE_HDR  = $(HEADERS) $(wildcard tests/hostile/*.h)
-FUZZ_HDR     = $(HEADERS) tests/fuzz/fuzz_common.h
+FUZZ_HDR     = $(HEADERS) tests/fuzz/fuzz_common.h tests/ref_text.h
 SQLITE_LIBS  = $(shell pkg-config --libs sqlite3) -lpthread -lm
 # ASan runtime of the sanitizer compiler, preloaded into the sqlite3 CLI
 SAN_RUNTIME  = $(shell $(SAN_CC) -print-file-name=libasan.so)

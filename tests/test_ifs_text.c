@@ -4,6 +4,7 @@
 ** str.lower, str.split, len) and are hard-coded here.
 */
 #include "ifs_test.h"
+#include "ref_text.h"
 #include "ifs_text.h"
 #include "ifs_unicode_tables.h"
 #include <stdlib.h>
@@ -161,18 +162,6 @@ START_TEST(test_lower_fails_cleanly) {
 END_TEST
 
 /* The word-at-a-time loops against a character-at-a-time model. */
-static void naive_count(const char *s, size_t n, size_t *words, size_t *chars) {
-  size_t i = 0;
-  int in_word = 0;
-  *words = *chars = 0;
-  while (i < n) {
-    uint32_t cp = ifs_decode(s, n, &i);
-    (*chars)++;
-    if (ifs_isspace(cp)) in_word = 0;
-    else if (!in_word) { in_word = 1; (*words)++; }
-  }
-}
-
 START_TEST(test_count_and_lower_ascii_random) {
   static const char *const pieces[] = {
     " ", "\t", "\n", "\x1c", "\x1f", "!", "a", "Z", "word", "\xc2\xa0", "\xc2\x85",
@@ -194,7 +183,7 @@ START_TEST(test_count_and_lower_ascii_random) {
     }
     size_t w1, c1, w2, c2;
     ifs_count(buf, n, &w1, &c1);
-    naive_count(buf, n, &w2, &c2);
+    ref_count(buf, n, &w2, &c2);
     ck_assert_uint_eq(w1, w2);
     ck_assert_uint_eq(c1, c2);
     ck_assert_uint_eq(ifs_count_chars(buf, n), c2);

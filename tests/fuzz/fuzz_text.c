@@ -21,17 +21,14 @@
 */
 #include "fuzz_common.h"
 #include "ifs_needle.h"
+#include "../ref_text.h"
 
 /* Decoding loop over internal text: count code points and words. */
+/* The reference counts, with the per-character tables poked on the way. */
 static void reference_counts(const char *s, size_t n, size_t *chars, size_t *words) {
-  size_t i = 0;
-  int in_word = 0;
-  *chars = *words = 0;
-  while (i < n) {
+  ref_count(s, n, words, chars);
+  for (size_t i = 0; i < n;) {
     uint32_t cp = ifs_decode(s, n, &i);
-    (*chars)++;
-    if (ifs_isspace(cp)) in_word = 0;
-    else if (!in_word) { in_word = 1; (*words)++; }
     (void)ifs_decimal_value(cp);
     (void)ifs_isprintable(cp);
   }
