@@ -24,10 +24,12 @@
 ** surrogates would be ambiguous.
 **
 ** Compiled patterns live in a per-connection LRU cache (invalid ones too);
-** match data and JIT stack are reused.  The match and heap limits bound
-** each start position; the search runs over growing chunks of start
-** positions (PCRE2's offset limit) with a clock check in between, so
-** catastrophic backtracking and quadratic searches end in IFS_REGEX_LIMIT.
+** match data and JIT stack are reused.  A search has a budget of match
+** steps for all its start positions together (PCRE2's own match limit
+** restarts at each one), counted, not timed (a clock is only the last
+** resort), and each start position a cap; the heap limit bounds memory.
+** Catastrophic backtracking and quadratic searches end in
+** IFS_REGEX_LIMIT (see search_budgeted).
 ** Two PCRE2 10.42 optimizer bugs and one JIT bug are avoided (see
 ** workaround_opts and emit_repeat).
 **
@@ -2184,9 +2186,25 @@ static void emit_info_prefix(emitter *e, seq *root, uint32_t gflags) {
 /* ------------------------------------------------------------------ */
 /* Translation                                                         */
 
-/* Parses and translates; *callouts tells whether the result needs them. */
+/* For a pattern that starts with an unbounded repeat of a one-character
+** test X (`[^a-z]*\Z`, `\w+ing`), X written to `lead`: a search may skip
+** the rest of X's run after a start position fails (see skip_run). */
+static void emit_lead(emitter *e, seq *root, uint32_t flags, ifs_buf *lead) {
+  if (seq_len(root) == 0) return;
+  node *x = seq_at(root, 0);
+  if (x->kind != N_REPEAT || x->max != MAXREPEAT || !simple_char_seq(x->a)) return;
+  emitter le = *e;
+  le.out = lead;
+  le.clevel += 2;       /* inside the repeat's own frames */
+  emit_seq(&le, x->a, flags);
+  if (le.err == IFS_NOMEM) e->err = IFS_NOMEM;
+  if (le.err) ifs_buf_clear(lead);
+}
+
+/* Parses and translates (appending to out); lead, when given, gets
+** emit_lead's test. */
 static int translate(const char *pat, size_t pn, uint32_t map_base, ifs_buf *out,
-                     uint64_t *minwidth) {
+                     uint64_t *minwidth, ifs_buf *lead) {
   ifs_arena arena;
   ifs_arena_init(&arena);
   parser p;
@@ -2209,7 +2227,9 @@ static int translate(const char *pat, size_t pn, uint32_t map_base, ifs_buf *out
   seq *root = parse_pattern(&p);
   if (p.err) { rc = p.err; goto done; }
   emitter e = { &p, out, map_base, 0, 2, 0 };   /* _code -> _compile: frame 2 */
+  size_t before = out->len;
   emit_info_prefix(&e, root, p.flags);
+  if (lead && out->len == before) emit_lead(&e, root, p.flags, lead);
   emit_seq(&e, root, p.flags);
   rc = e.err;
   if (rc != IFS_INVALID && minwidth) {
@@ -2226,7 +2246,7 @@ done:
 ** PCRE2 text would exceed MAX_OUT (search answers IFS_REGEX_LIMIT). */
 int ifs_regex_translate(const char *pat, size_t pn, ifs_buf *out, uint32_t *opts) {
   if (opts) *opts = 0;
-  return translate(pat, pn, 0, out, NULL);
+  return translate(pat, pn, 0, out, NULL, NULL);
 }
 
 /* ------------------------------------------------------------------ */
@@ -2235,16 +2255,54 @@ int ifs_regex_translate(const char *pat, size_t pn, ifs_buf *out, uint32_t *opts
 #define CACHE_SLOTS 64
 #define COMPILE_OPTS (PCRE2_UTF | PCRE2_UCP | PCRE2_ALT_CIRCUMFLEX | PCRE2_NO_UTF_CHECK | \
                       PCRE2_USE_OFFSET_LIMIT)
-/* The match budget, per start position: enough for any linear pass over
-** the subject (a loop of a capturing group takes a step or two per
-** character), small enough that exponential backtracking stops within a
-** second or so. */
-#define MATCH_LIMIT_BASE 20000000u
-#define MATCH_LIMIT_MAX 400000000u
+/* The match budget.  PCRE2's match limit counts steps (backtracking
+** points; the JIT and the interpreter each count their own way) and
+** applies afresh at every start position, so a limit alone lets a search
+** cost the limit times the number of start positions.  A search keeps its
+** own account instead: every step it allows PCRE2, at any start position,
+** is charged in advance to one budget of
+**     BUDGET_BASE + BUDGET_PER_BYTE x subject bytes
+** steps (and each character a case-insensitive back-reference compares is
+** one step); when the next attempt could overrun it, the answer is
+** IFS_REGEX_LIMIT.  It is counted work, not time: the same input gets the
+** same answer on a fast or a loaded machine (with the same engine, JIT or
+** interpreter); a clock is only the last resort (SEARCH_SECONDS).  How the
+** steps are handed out: see search_budgeted.  Ordinary patterns take 1 to
+** 3 steps at most start positions and a few thousand at the worst one of
+** an ordinary answer; catastrophic ones take millions at each.
+**
+** One start position gets at most POS_LIMIT_BASE + 2 steps per byte (a
+** loop of a capturing group takes a step or two per character), up to
+** POS_LIMIT_MAX.  The interpreter (no JIT, or the JIT stack exhausted)
+** takes 5 to 20 times as long per step, and its frames run out near 4
+** million iterations of a loop (HEAP_LIMIT_KIB) anyway: its cap is a
+** sixteenth of that, so that one position stays under a second there too. */
+#define BUDGET_BASE 20000000u
+#define BUDGET_PER_BYTE 16u
+#define POS_LIMIT_BASE 20000000u
+#define POS_LIMIT_PER_BYTE 2u
+#define POS_LIMIT_MAX 400000000u
+#define POS_INTERP_SHARE 16u
+#define ESCALATE 4u                       /* growth of a start position's limit */
+#define START_CALLOUT 255                 /* the probe code's first item: */
+#define START_CALLOUT_TEXT "(?C255)"
+#define ABORT_NEXT (-1000)                /* on_start's "the escalated position failed" */
+#define TIME_UP (-1001)                   /* SEARCH_SECONDS have passed */
+/* The steps are PCRE2's backtracking points: the characters that a
+** repeat of one character or a look-ahead runs over are not counted
+** ((?=a*c) over a long run of a's takes a step or two per start position,
+** and quadratic time).  So a search also stops, as a last resort, after
+** SEARCH_SECONDS on the monotonic clock (thread CPU time would take a
+** system call per reading, 1.6 us here, against 30 ns).  The clock is
+** read between chunks of start positions (subjects of CHUNK_MIN bytes or
+** more) and every CLOCK_STARTS start positions of the probe code: never
+** in the common case of a short subject. */
+#define SEARCH_SECONDS 5.0
+#define CHUNK_MIN 4096
+#define CLOCK_STARTS 4096u
 #define HEAP_LIMIT_KIB (512u * 1024u)     /* interpreter's backtracking frames */
 #define JIT_STACK_MAX ((size_t)512 << 20) /* address space, touched on demand */
 #define JIT_STACK_SMALL ((size_t)8 << 20)
-#define CALLOUT_WORK_LIMIT 100000000u
 
 typedef struct centry {
   char *key;            /* pattern bytes; NULL: slot free */
@@ -2254,24 +2312,36 @@ typedef struct centry {
   int status;           /* IFS_REGEX_INVALID / _LIMIT, or 0 with code */
   uint64_t minwidth;    /* Python's minimum match length, in characters */
   pcre2_code *code;
+  pcre2_code *probe;    /* the same after (?C255), compiled when first needed */
+  pcre2_code *run;      /* with probe, if it starts with X*: X*+, anchored */
   uint64_t used;        /* LRU clock */
 } centry;
 
-typedef struct callout_state {
+/* One search's state, shared with the callouts: the budget's account and
+** where the probe code is. */
+typedef struct search_state {
   size_t expect_end;    /* end of the last verified back-reference */
-  uint64_t work;        /* characters compared during this match */
-} callout_state;
-
-/* The match limit bounds one start position; this bounds them all.  A
-** search whose start positions keep failing slowly (a quadratic pattern
-** on a huge text: Python would run for hours) stops after this long; the
-** clock is read between chunks of start positions, about every 10 ms. */
-#define SEARCH_SECONDS 5.0
+  uint64_t left;        /* steps of the budget not yet charged */
+  uint64_t interp_max;  /* the interpreter's cap per start position */
+  int fell_back;        /* the interpreter took over from the JIT */
+  uint64_t per_start;   /* charged at each start position the probe code tries */
+  size_t last_start;    /* the start position the probe code tried last */
+  size_t stop_after;    /* the probe code gives up (ABORT_NEXT) beyond this */
+  uint32_t starts;      /* start positions the probe code tried */
+  double t0;            /* the clock at its first reading; < 0: none yet */
+} search_state;
 
 static double now_seconds(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Seconds since the search first asked. */
+static double search_time(search_state *st) {
+  double now = now_seconds();
+  if (st->t0 < 0) st->t0 = now;
+  return now - st->t0;
 }
 
 struct ifs_regex_cache {
@@ -2285,16 +2355,32 @@ struct ifs_regex_cache {
   uint64_t clock;
   ifs_buf pat;          /* translation scratch */
   ifs_buf subj;         /* remapped subject scratch */
-  callout_state co;
+  search_state st;
 };
 
 static void *gc_malloc(size_t n, void *data) { (void)data; return ifs_malloc(n); }
 static void gc_free(void *p, void *data) { (void)data; ifs_free(p); }
 
-/* Python's lowercase comparison of a back-reference, letter by letter. */
+/* The probe code's (?C255), at each start position it tries: charges the
+** position's limit to the budget beforehand (PCRE2_ERROR_CALLOUT when it
+** cannot), and notes where it is, so that a match-limit failure tells
+** which position failed.  Past stop_after it ends the search instead;
+** now and then it reads the clock (SEARCH_SECONDS). */
+static int on_start(const pcre2_callout_block *cb, search_state *st) {
+  st->last_start = cb->start_match;
+  if (cb->start_match > st->stop_after) return ABORT_NEXT;
+  if (st->left < st->per_start) return PCRE2_ERROR_CALLOUT;
+  st->left -= st->per_start;
+  if (++st->starts % CLOCK_STARTS == 0 && search_time(st) > SEARCH_SECONDS) return TIME_UP;
+  return 0;
+}
+
+/* Python's lowercase comparison of a back-reference, letter by letter;
+** each character compared is charged a step of the budget. */
 static int on_callout(pcre2_callout_block *cb, void *data) {
-  callout_state *st = data;
+  search_state *st = data;
   const char *tag = (const char *)cb->callout_string;
+  if (!tag && cb->callout_number == START_CALLOUT) return on_start(cb, st);
   if (!tag || cb->callout_string_length < 1) return 1;
   if (tag[0] == '<') return cb->current_position < st->expect_end ? 0 : 1;
   int uni = tag[0] == 'u';
@@ -2307,7 +2393,8 @@ static int on_callout(pcre2_callout_block *cb, void *data) {
   size_t n = cb->subject_length, i = gs, j = cb->current_position;
   while (i < ge) {
     if (j >= n) return 1;
-    if (++st->work > CALLOUT_WORK_LIMIT) return PCRE2_ERROR_CALLOUT;
+    if (st->left == 0) return PCRE2_ERROR_CALLOUT;
+    st->left--;
     uint32_t a = decode_cp(s, ge, &i), b = decode_cp(s, n, &j);
     if (a != b && mode_lower(uni, a) != mode_lower(uni, b)) return 1;
   }
@@ -2331,7 +2418,7 @@ ifs_regex_cache *ifs_regex_cache_new(void) {
   pcre2_set_bsr(c->cctx, PCRE2_BSR_UNICODE);
   pcre2_set_parens_nest_limit(c->cctx, 10000);
   pcre2_set_heap_limit(c->mctx, HEAP_LIMIT_KIB);
-  pcre2_set_callout(c->mctx, on_callout, &c->co);
+  pcre2_set_callout(c->mctx, on_callout, &c->st);
   return c;
 fail:
   ifs_regex_cache_free(c);
@@ -2341,6 +2428,8 @@ fail:
 static void entry_clear(centry *e) {
   ifs_free(e->key);
   pcre2_code_free(e->code);
+  pcre2_code_free(e->probe);
+  pcre2_code_free(e->run);
   memset(e, 0, sizeof *e);
 }
 
@@ -2383,6 +2472,20 @@ static uint32_t workaround_opts(const ifs_buf *pat) {
   return o;
 }
 
+/* Compiles the translation in c->pat, and JIT-compiles it where the
+** build allows; NULL with *err set when PCRE2 refuses it. */
+static pcre2_code *compile_pat(ifs_regex_cache *c, uint32_t opts, int *err) {
+  PCRE2_SIZE off;
+  /* an empty translation leaves the buffer unallocated; PCRE2 wants a pointer */
+  pcre2_code *code = pcre2_compile((PCRE2_SPTR)(c->pat.p ? c->pat.p : ""), c->pat.len,
+                                   COMPILE_OPTS | opts | workaround_opts(&c->pat), err, &off,
+                                   c->cctx);
+#ifndef IFS_NO_JIT   /* the valgrind build: JIT code reads past subjects on purpose */
+  if (code) (void)pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);   /* else interpreted */
+#endif
+  return code;
+}
+
 static centry *cache_fill(ifs_regex_cache *c, const char *pat, size_t pn,
                           uint64_t h, uint32_t map_base) {
   centry *slot = &c->ent[0];
@@ -2396,25 +2499,16 @@ static centry *cache_fill(ifs_regex_cache *c, const char *pat, size_t pn,
   if (pn) memcpy(key, pat, pn);
   uint64_t minwidth = 0;
   ifs_buf_clear(&c->pat);
-  int rc = translate(pat, pn, map_base, &c->pat, &minwidth);
+  int rc = translate(pat, pn, map_base, &c->pat, &minwidth, NULL);
   if (c->pat.oom) rc = IFS_NOMEM;
   if (rc == IFS_NOMEM) { ifs_free(key); return NULL; }
   int status = rc == IFS_INVALID ? IFS_REGEX_INVALID : rc ? IFS_REGEX_LIMIT : 0;
   pcre2_code *code = NULL;
   if (!status) {
     int err;
-    PCRE2_SIZE off;
-    /* an empty translation leaves the buffer unallocated; PCRE2 wants a pointer */
-    code = pcre2_compile((PCRE2_SPTR)(c->pat.p ? c->pat.p : ""), c->pat.len,
-                         COMPILE_OPTS | workaround_opts(&c->pat), &err, &off, c->cctx);
-    if (!code) {
-      if (err == PCRE2_ERROR_HEAP_FAILED) { ifs_free(key); return NULL; }
-      status = IFS_REGEX_LIMIT;   /* beyond PCRE2's sizes: see the report */
-    } else {
-#ifndef IFS_NO_JIT   /* the valgrind build: JIT code reads past subjects on purpose */
-      (void)pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);   /* else interpreted */
-#endif
-    }
+    code = compile_pat(c, 0, &err);
+    if (!code && err == PCRE2_ERROR_HEAP_FAILED) { ifs_free(key); return NULL; }
+    if (!code) status = IFS_REGEX_LIMIT;   /* beyond PCRE2's sizes: see the report */
   }
   slot->minwidth = minwidth;
   slot->key = key;
@@ -2486,47 +2580,222 @@ static int remap_subject(ifs_buf *out, const char *s, size_t n, uint32_t base) {
   return IFS_OK;
 }
 
-/* One pcre2_match over start positions [start, limit]; the interpreter
-** takes over when the JIT stack runs out. */
-static int match_once(ifs_regex_cache *c, pcre2_code *code, const char *s, size_t n,
-                      size_t start, size_t limit) {
-  pcre2_set_offset_limit(c->mctx, limit);
-  int rc = pcre2_match(code, (PCRE2_SPTR)s, n, start, PCRE2_NO_UTF_CHECK, c->md, c->mctx);
-  if (rc == PCRE2_ERROR_JIT_STACKLIMIT)
-    rc = pcre2_match(code, (PCRE2_SPTR)s, n, start, PCRE2_NO_UTF_CHECK | PCRE2_NO_JIT,
-                     c->md, c->mctx);
-  return rc;
+/* The entry's pattern after (?C255) (see on_start), and its run test
+** (see skip_run), compiled the first time a search needs them.  NULL: *rc
+** says why (PCRE2_ERROR_NOMEMORY, or PCRE2_ERROR_MATCHLIMIT for a
+** translation PCRE2 takes only without the prefix). */
+static pcre2_code *probe_code(ifs_regex_cache *c, centry *e, int *rc) {
+  if (e->probe) return e->probe;
+  ifs_buf lead;
+  ifs_buf_init(&lead);
+  ifs_buf_clear(&c->pat);
+  ifs_buf_append_str(&c->pat, START_CALLOUT_TEXT);
+  int tr = translate(e->key, e->kn, e->map_base, &c->pat, NULL, &lead);
+  int err = 0, oom = c->pat.oom || lead.oom || tr == IFS_NOMEM;
+  if (!oom && tr == IFS_OK) e->probe = compile_pat(c, 0, &err);
+  oom |= err == PCRE2_ERROR_HEAP_FAILED;
+  if (e->probe && lead.len) {     /* without it, the search only skips less */
+    ifs_buf_clear(&c->pat);
+    ifs_buf_append(&c->pat, lead.p, lead.len);
+    ifs_buf_append_str(&c->pat, "*+");
+    if (!c->pat.oom) e->run = compile_pat(c, PCRE2_ANCHORED, &err);
+    if (!e->run && (c->pat.oom || err == PCRE2_ERROR_HEAP_FAILED)) {
+      pcre2_code_free(e->probe);  /* all or nothing: the next search tries again */
+      e->probe = NULL;
+      oom = 1;
+    }
+  }
+  ifs_buf_free(&lead);
+  if (!e->probe) *rc = oom ? PCRE2_ERROR_NOMEMORY : PCRE2_ERROR_MATCHLIMIT;
+  return e->probe;
 }
 
-/* re.search as a sequence of searches over growing chunks of start
-** positions (PCRE2's offset limit), so that the clock can be read in
-** between; an anchored pattern has a single start position anyway. */
-static int search_chunks(ifs_regex_cache *c, pcre2_code *code, const char *s, size_t n) {
-  uint32_t all = 0, first = 0;
-  pcre2_pattern_info(code, PCRE2_INFO_ALLOPTIONS, &all);
+/* One pcre2_match from start, over start positions up to offset limit
+** `last`, each allowed `steps`; the interpreter takes over (within its
+** cap) when the JIT stack runs out. */
+static int match_once(ifs_regex_cache *c, pcre2_code *code, const char *s, size_t n,
+                      size_t start, size_t last, uint64_t steps) {
+  pcre2_set_offset_limit(c->mctx, last);
+  pcre2_set_match_limit(c->mctx, (uint32_t)steps);
+  int rc = pcre2_match(code, (PCRE2_SPTR)s, n, start, PCRE2_NO_UTF_CHECK, c->md, c->mctx);
+  if (rc != PCRE2_ERROR_JIT_STACKLIMIT) return rc;
+  if (steps > c->st.interp_max) pcre2_set_match_limit(c->mctx, (uint32_t)c->st.interp_max);
+  c->st.fell_back = 1;
+  return pcre2_match(code, (PCRE2_SPTR)s, n, start, PCRE2_NO_UTF_CHECK | PCRE2_NO_JIT,
+                     c->md, c->mctx);
+}
+
+/* The plain code over every start position: in one call for a short
+** subject or a single start position; otherwise in chunks of start
+** positions (PCRE2's offset limit), growing while they are quick, so that
+** the clock can be read in between. */
+static int plain_search(ifs_regex_cache *c, pcre2_code *code, const char *s, size_t n,
+                        uint64_t steps, int one_call) {
+  if (one_call || n < CHUNK_MIN) return match_once(c, code, s, n, 0, n, steps);
+  uint32_t first = 0;
   pcre2_pattern_info(code, PCRE2_INFO_FIRSTCODETYPE, &first);
-  if ((all & PCRE2_ANCHORED) || n < 4096) return match_once(c, code, s, n, 0, n);
   int line_starts = first == 2;   /* tries only after a newline: keep it so */
-  double t0 = now_seconds();
   size_t start = 0, span = 256;
+  double t = search_time(&c->st);
   for (;;) {
-    size_t limit = n - start > span ? start + span : n;
-    double t = now_seconds();
-    int rc = match_once(c, code, s, n, start, limit);
-    if (rc != PCRE2_ERROR_NOMATCH || limit >= n) return rc;
-    double now = now_seconds();
-    if (now - t0 > SEARCH_SECONDS) return PCRE2_ERROR_MATCHLIMIT;
+    size_t last = n - start > span ? start + span : n;
+    int rc = match_once(c, code, s, n, start, last, steps);
+    if (rc != PCRE2_ERROR_NOMATCH || last >= n) return rc;
+    double now = search_time(&c->st);
+    if (now > SEARCH_SECONDS) return TIME_UP;
     if (now - t < 0.005 && span < ((size_t)1 << 26)) span *= 2;
     else if (now - t > 0.02 && span > 16) span /= 2;
-    start = limit + 1;   /* the next character boundary, or line start */
+    t = now;
+    start = last + 1;   /* the next character boundary, or line start */
     if (line_starts) {
-      const char *nl = memchr(s + limit, '\n', n - limit);
+      const char *nl = memchr(s + last, '\n', n - last);
       if (!nl) return PCRE2_ERROR_NOMATCH;
       start = (size_t)(nl - s) + 1;
     }
     while (start < n && ((unsigned char)s[start] & 0xC0) == 0x80) start++;
     if (start > n) return PCRE2_ERROR_NOMATCH;
   }
+}
+
+/* The plain code over its start positions, each allowed `steps`: as
+** PCRE2 does not tell how many it tried, all `positions` it may try are
+** charged beforehand (and again if the interpreter took over). */
+static int reserved_pass(ifs_regex_cache *c, pcre2_code *code, const char *s, size_t n,
+                         uint64_t steps, uint64_t positions) {
+  search_state *st = &c->st;
+  uint64_t cost = steps * positions;
+  if (st->left < cost) return PCRE2_ERROR_MATCHLIMIT;
+  st->left -= cost;
+  st->fell_back = 0;
+  int rc = plain_search(c, code, s, n, steps, positions == 1);
+  cost = (steps < st->interp_max ? steps : st->interp_max) * positions;
+  if (st->fell_back) st->left = st->left > cost ? st->left - cost : 0;
+  return rc;
+}
+
+/* Where the search goes on after start position p failed for good, the
+** next position PCRE2 would try being `next`.  For a pattern X*R or X+R
+** (X a one-character test, `run` = X*+), none of p+1 .. q can match
+** either, q being the end of X's run from p: from each of them X stops at
+** a subset of the places it stopped from p, and R there is the same test
+** (no group holds X).  PCRE2's JIT spares itself that work within one
+** call too; without this the probe code would try them all, which makes
+** `[^a-z]*\Z` on a long run quadratic.  The runs scanned are disjoint,
+** so the scans cost one pass over the subject at most.
+** Returns n + 1 when no position is left. */
+static size_t skip_run(ifs_regex_cache *c, pcre2_code *run, const char *s, size_t n,
+                       size_t p, size_t next) {
+  if (!run) return next;
+  pcre2_set_offset_limit(c->mctx, p);
+  pcre2_set_match_limit(c->mctx, POS_LIMIT_MAX);
+  if (pcre2_match(run, (PCRE2_SPTR)s, n, p, PCRE2_NO_UTF_CHECK, c->md, c->mctx) < 0)
+    return next;
+  size_t q = pcre2_get_ovector_pointer(c->md)[1];
+  if (q >= n) return n + 1;
+  q++;
+  while (q < n && ((unsigned char)s[q] & 0xC0) == 0x80) q++;
+  return q > next ? q : next;
+}
+
+/* The probe code from the start of the subject, each start position
+** charged `steps` (its limit) as it is tried.  A position that runs out
+** of steps is tried again alone with ESCALATE times as many, and so on up
+** to `posmax` or what the budget has left (on_start stops the search at
+** the next position: ABORT_NEXT); once it has failed for good the search
+** goes on past it (skip_run) with `steps` again. */
+static int probe_pass(ifs_regex_cache *c, const centry *e, const char *s, size_t n,
+                      uint64_t steps, uint64_t posmax) {
+  search_state *st = &c->st;
+  size_t start = 0;
+  uint64_t limit = steps;
+  st->stop_after = SIZE_MAX;
+  for (;;) {
+    if (search_time(st) > SEARCH_SECONDS) return TIME_UP;
+    st->per_start = limit;
+    st->last_start = SIZE_MAX;
+    int rc = match_once(c, e->probe, s, n, start, n, limit);
+    if (rc == ABORT_NEXT) {
+      start = skip_run(c, e->run, s, n, st->stop_after, st->last_start);
+      if (start > n) return PCRE2_ERROR_NOMATCH;
+      limit = steps;
+      st->stop_after = SIZE_MAX;
+      continue;
+    }
+    if (rc != PCRE2_ERROR_MATCHLIMIT || st->last_start == SIZE_MAX) return rc;
+    uint64_t cap = posmax < st->left ? posmax : st->left;
+    uint64_t more = limit * ESCALATE;
+    if (more > cap / ESCALATE) more = cap;   /* no step just short of the cap */
+    if (more <= limit) return rc;            /* the position's cap, or the budget's */
+    start = st->stop_after = st->last_start;
+    limit = more;
+  }
+}
+
+/* At most how many start positions PCRE2 tries, by its start-of-match
+** information: those after a newline for a pattern that starts lines,
+** those with its first code unit (an ASCII letter in either case, any
+** character for a non-ASCII one), those whose byte its start bitmap
+** admits; otherwise every one.  The JIT uses the same information.
+** Counting stops once past `cap`. */
+static uint64_t candidates(const pcre2_code *code, const char *s, size_t n, uint64_t cap) {
+  uint32_t all = 0, type = 0, unit = 0;
+  const uint8_t *bits = NULL;
+  pcre2_pattern_info(code, PCRE2_INFO_ALLOPTIONS, &all);
+  pcre2_pattern_info(code, PCRE2_INFO_FIRSTCODETYPE, &type);
+  pcre2_pattern_info(code, PCRE2_INFO_FIRSTCODEUNIT, &unit);
+  pcre2_pattern_info(code, PCRE2_INFO_FIRSTBITMAP, &bits);
+  if ((all & PCRE2_NO_START_OPTIMIZE) || (type == 0 && !bits)) return (uint64_t)n + 1;
+  uint8_t admit[256];
+  for (int b = 0; b < 256; b++)
+    admit[b] = type == 2   ? b == '\n'
+             : type == 0   ? (bits[b >> 3] >> (b & 7)) & 1
+             : unit >= 0x80 ? b >= 0xC0
+                            : b == (int)unit || ((unit | 0x20) - 'a' < 26 && b == (int)(unit ^ 0x20));
+  uint64_t k = type == 2;   /* the subject's start */
+  for (size_t i = 0; i < n && k <= cap; i += 4096) {
+    size_t end = n - i < 4096 ? n : i + 4096;
+    for (size_t j = i; j < end; j++) k += admit[(unsigned char)s[j]];
+  }
+  return k;
+}
+
+/* re.search within the budget.  An anchored pattern has one start
+** position: one call with the position's cap.  Otherwise one call gives
+** every start position a quarter of its share of the budget (the common
+** case ends there).  If a position needs more and PCRE2's start-of-match
+** information rules most positions out, a second call gives the
+** positions it leaves a quarter of their share.  If that is not enough
+** either, the probe code goes over the subject again, charging each
+** position it tries the first share and escalating those that need more:
+** at least 7/16 of the budget is left for the escalations. */
+static int search_budgeted(ifs_regex_cache *c, centry *e, const char *s, size_t n) {
+  uint32_t all = 0;
+  size_t jit = 0;
+  pcre2_pattern_info(e->code, PCRE2_INFO_ALLOPTIONS, &all);
+  pcre2_pattern_info(e->code, PCRE2_INFO_JITSIZE, &jit);
+  uint64_t budget = BUDGET_BASE + BUDGET_PER_BYTE * (uint64_t)n;
+  uint64_t jit_max = POS_LIMIT_BASE + POS_LIMIT_PER_BYTE * (uint64_t)n;
+  if (jit_max > POS_LIMIT_MAX) jit_max = POS_LIMIT_MAX;
+  uint64_t interp_max = jit_max / POS_INTERP_SHARE;
+  uint64_t posmax = jit ? jit_max : interp_max;
+  c->st.left = budget;
+  c->st.interp_max = interp_max;
+  c->st.starts = 0;
+  c->st.t0 = -1;
+  if (all & PCRE2_ANCHORED)
+    return reserved_pass(c, e->code, s, n, posmax < budget ? posmax : budget, 1);
+  uint64_t positions = (uint64_t)n + 1;
+  uint64_t steps = budget / (4 * positions);
+  if (steps > posmax) steps = posmax;
+  int rc = reserved_pass(c, e->code, s, n, steps, positions);
+  if (rc != PCRE2_ERROR_MATCHLIMIT || steps == posmax) return rc;
+  uint64_t few = candidates(e->code, s, n, positions / 4);
+  if (few && few <= positions / 4) {
+    uint64_t more = budget / (4 * few);
+    rc = reserved_pass(c, e->code, s, n, more < posmax ? more : posmax, few);
+    if (rc != PCRE2_ERROR_MATCHLIMIT) return rc;
+  }
+  return probe_code(c, e, &rc) ? probe_pass(c, e, s, n, steps, posmax) : rc;
 }
 
 static int search(ifs_regex_cache *c, const char *pat, size_t pn,
@@ -2562,11 +2831,8 @@ static int search(ifs_regex_cache *c, const char *pat, size_t pn,
     if (c->jstack) pcre2_jit_stack_assign(c->mctx, NULL, c->jstack);
     else c->no_jstack = 1;
   }
-  uint64_t limit = MATCH_LIMIT_BASE + 2 * (uint64_t)sn;
-  pcre2_set_match_limit(c->mctx, (uint32_t)(limit < MATCH_LIMIT_MAX ? limit : MATCH_LIMIT_MAX));
-  c->co.work = 0;
-  c->co.expect_end = 0;
-  int rc = search_chunks(c, e->code, subj, sn);
+  c->st.expect_end = 0;
+  int rc = search_budgeted(c, e, subj, sn);
   if (map_base && c->subj.cap > ((size_t)1 << 20)) ifs_buf_free(&c->subj);
   if (rc >= 0) return IFS_REGEX_MATCH;
   if (rc == PCRE2_ERROR_NOMATCH) return IFS_REGEX_NOMATCH;

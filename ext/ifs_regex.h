@@ -4,8 +4,9 @@
 ** A pattern in Python's dialect (internal UTF-8) is translated to an
 ** equivalent PCRE2 pattern, compiled with UTF|UCP, newline LF, JIT when
 ** available, and cached per connection (an LRU keyed by pattern text).
-** Match data and JIT stack live in the cache and are reused.  A match
-** budget turns catastrophic backtracking into IFS_REGEX_LIMIT.
+** Match data and JIT stack live in the cache and are reused.  A budget of
+** match steps for the whole search (all start positions together; counted,
+** not timed) turns catastrophic backtracking into IFS_REGEX_LIMIT.
 */
 #ifndef IFS_REGEX_H
 #define IFS_REGEX_H
@@ -16,7 +17,7 @@ enum {
   IFS_REGEX_NOMATCH = 0,
   IFS_REGEX_MATCH = 1,
   IFS_REGEX_INVALID = 2,   /* Python's re would raise on this pattern */
-  IFS_REGEX_LIMIT = 3,     /* match budget exceeded */
+  IFS_REGEX_LIMIT = 3,     /* match budget exceeded (or PCRE2's sizes) */
   IFS_REGEX_NOMEM = 4
 };
 

@@ -366,6 +366,75 @@ START_TEST(match_budget) {
 }
 END_TEST
 
+/* re.search(pat, head + unit * reps + tail) */
+static int search_rep(ifs_regex_cache *c, const char *pat, const char *head, const char *unit,
+                      size_t reps, const char *tail) {
+  size_t hn = strlen(head), un = strlen(unit), tn = strlen(tail), n = hn + un * reps + tn;
+  char *s = malloc(n + 1);
+  ck_assert_ptr_nonnull(s);
+  memcpy(s, head, hn);
+  for (size_t i = 0; i < reps; i++) memcpy(s + hn + i * un, unit, un);
+  memcpy(s + hn + un * reps, tail, tn + 1);
+  int r = ifs_regex_search(c, pat, strlen(pat), s, n);
+  free(s);
+  return r;
+}
+
+/* The budget holds for the whole search, not per start position: 400
+** runs of 20 a's, each start position far under the per-position cap,
+** take (a+)+$ billions of steps in all (seconds of CPU without the
+** total): IFS_REGEX_LIMIT at once, and the same answer every time.
+** Searches under the budget give Python's answers (hard-coded from
+** /usr/bin/python3), also where start positions need escalating limits
+** or where the search skips the rest of a run. */
+START_TEST(search_budget_total) {
+  ifs_regex_cache *c = ifs_regex_cache_new();
+  const char *runs = "aaaaaaaaaaaaaaaaaaaab";
+  clock_t t0 = clock();
+  ck_assert_int_eq(search_rep(c, "(a+)+$", "", runs, 400, ""), IFS_REGEX_LIMIT);
+  double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+  ck_assert_msg(secs < 2.0, "runs took %.2fs", secs);
+  ck_assert_int_eq(search_rep(c, "(a+)+$", "", runs, 400, ""), IFS_REGEX_LIMIT);
+  /* re.search(r'(a+)+$', ('a' * 12 + 'b') * 3) is None */
+  ck_assert_int_eq(search_rep(c, "(a+)+$", "", "aaaaaaaaaaaab", 3, ""), IFS_REGEX_NOMATCH);
+  /* the first position needs some 500,000 steps, the 90,000 others a
+  ** few: that one is tried again with more, the others not (True) */
+  ck_assert_int_eq(search_rep(c, "(\\w+\\w+)+y", "xxxxxxxxxxxxxxxxxxz ", "ab ", 30000, "xxy"),
+                   IFS_REGEX_MATCH);
+  /* each position of a 10,000-long run costs the rest of the run, 50
+  ** million steps in all, over the budget: past the first position the
+  ** run is skipped (True) */
+  ck_assert_int_eq(search_rep(c, "[^a-z]*\\Z", "", "A", 10000, "aX"), IFS_REGEX_MATCH);
+  /* 14 start positions with a '*', each allowed far more (False, True) */
+  const char *hl = "*highlighted section* some filler text here some filler text here ";
+  ck_assert_int_eq(search_rep(c, "(\\*[^\\n*]+\\*.*?){8}", "", hl, 7, ""), IFS_REGEX_NOMATCH);
+  ck_assert_int_eq(search_rep(c, "(\\*[^\\n*]+\\*.*?){7}", "", hl, 7, ""), IFS_REGEX_MATCH);
+  ifs_regex_cache_free(c);
+}
+END_TEST
+
+/* Allocation failure at every step of a search that needs the probe code
+** and the run test: IFS_REGEX_NOMEM or the right answer, and the same
+** cache answers right afterwards. */
+START_TEST(budget_alloc_failure) {
+  int done = 0;
+  for (long k = 1; k < 2000 && !done; k++) {
+    ifs_test_fail_nth(k);
+    ifs_regex_cache *c = ifs_regex_cache_new();
+    if (c) {
+      int r = search_rep(c, "[^a-z]*\\Z", "", "A", 10000, "aX");
+      ck_assert_msg(r == IFS_REGEX_MATCH || r == IFS_REGEX_NOMEM, "at %ld: %d", k, r);
+      done = r == IFS_REGEX_MATCH && ifs_test_alloc_count < k;
+      ifs_test_fail_nth(0);
+      ck_assert_int_eq(search_rep(c, "[^a-z]*\\Z", "", "A", 10000, "aX"), IFS_REGEX_MATCH);
+    }
+    ifs_test_fail_nth(0);
+    ifs_regex_cache_free(c);
+  }
+  ck_assert_msg(done, "never completed");
+}
+END_TEST
+
 /* More distinct patterns than slots: answers stay right, invalid ones too. */
 START_TEST(cache_eviction) {
   ifs_regex_cache *c = ifs_regex_cache_new();
@@ -429,6 +498,8 @@ static Suite *regex_suite(void) {
   tcase_add_test(tc, nul_characters);
   tcase_add_test(tc, surrogates);
   tcase_add_test(tc, match_budget);
+  tcase_add_test(tc, search_budget_total);
+  tcase_add_test(tc, budget_alloc_failure);
   tcase_add_test(tc, cache_eviction);
   tcase_add_test(tc, alloc_failure);
   suite_add_tcase(s, tc);
