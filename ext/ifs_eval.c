@@ -323,7 +323,7 @@ static plan *plan_freeze(ifs_evaluator *ev, uint64_t h, const char *cons, size_t
   pl->key = key;
   pl->kn = cn;
   pl->checks = (plan_check *)(void *)(block + checks_offset(cn));
-  memcpy(pl->checks, w->checks, w->n * sizeof(plan_check));
+  if (w->n) memcpy(pl->checks, w->checks, w->n * sizeof(plan_check));   /* none: NULL */
   char *text = (char *)(pl->checks + w->n);
   memcpy(text, w->text, w->tn);
   pl->text = text;

@@ -492,7 +492,12 @@ def passes(response, constraints, threshold=0.5):
 
 
 def eval_of(score, reason):
-    """if_eval's value, as json.loads reads the object back."""
+    """if_eval's value, as json.loads reads the object back.  The reason goes
+    through json.dumps and json.loads as the whole object does: a lone high
+    surrogate followed by a lone low one (a JSON \\uD8xx escape next to an
+    escaped raw byte) comes back as the one character the pair encodes, as it
+    does for Python's own json.dumps of the reference's dict."""
+    reason = json.loads(json.dumps(reason))
     if score is None:
         return {"reason": reason}
     return {"score": score, "instruction_following": score, "reason": reason}

@@ -28,6 +28,7 @@ scratch=$ROOT/build/san/vgproof
 rm -rf "$scratch"
 mkdir -p "$scratch/tests/sql"
 cp tests/sql/run.sh "$scratch/tests/sql/run.sh"
+cp tests/golden.sh "$scratch/tests/golden.sh"
 cat >"$scratch/tests/sql/proof.sql" <<'SQL'
 SELECT if_score('Hello world', '{"max_words": 5, "must_include": "hello"}');
 SQL
