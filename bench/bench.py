@@ -69,6 +69,18 @@ def make_table(con, name, rows):
     con.executemany(f"INSERT INTO {name}(response, constraints) VALUES (?, ?)", rows)
 
 
+def only_keys(c, pred):
+    """The constraints text with only the keys pred accepts (as is when it is
+    not a JSON object)."""
+    try:
+        d = json.loads(c)
+    except ValueError:
+        return c
+    if not isinstance(d, dict):
+        return c
+    return json.dumps({k: v for k, v in d.items() if pred(k)})
+
+
 def variants(rows, rng):
     """The focused tables: (name, rows, what it stresses)."""
     regexes = [json.loads(c).get("regex") for _, c in rows[:2000]]
@@ -78,6 +90,10 @@ def variants(rows, rng):
     out = []
     out.append(("regex only", [(r, json.dumps({"regex": rng.choice(regexes)}))
                                for r, _ in rows], "one Python regex per row"))
+    out.append(("own regex only", [(r, only_keys(c, lambda k: k == "regex")) for r, c in rows],
+                "each row's own regex check, nothing else"))
+    out.append(("all but regex", [(r, only_keys(c, lambda k: k != "regex")) for r, c in rows],
+                "each row's checks less its regex"))
     out.append(("48 needles", [(r, json.dumps({"must_include": needles[:24],
                                                 "must_exclude": needles[24:]}))
                                for r, _ in rows], "include/exclude, many needles"))
