@@ -48,7 +48,7 @@ build/nojit/%.o: ext/%.c $(HEADERS) | deps
 build/nojit/ifscore.so: $(NOJIT_OBJ)
 	$(CC) $(CFLAGS) -shared -o $@ $(NOJIT_OBJ) $(PKG_LIBS)
 
-build/tests/%: tests/%.c tests/ifs_alloc_test.c $(CORE_OBJ) $(HEADERS) tests/ifs_test.h tests/ref_text.h
+build/tests/%: tests/%.c tests/ifs_alloc_test.c $(CORE_OBJ) $(HEADERS) tests/ifs_test.h tests/ref_text.h tests/soup.h
 	@mkdir -p build/tests
 	$(CC) $(WARN) $(CFLAGS) $(PKG_CFLAGS) $(CHECK_CFLAGS) -Iext -o $@ $< \
 	  tests/ifs_alloc_test.c $(CORE_OBJ) $(PKG_LIBS) $(CHECK_LIBS)

@@ -69,7 +69,7 @@ SAN_STATIC   = $(SAN_CORE_OBJ) build/san/core/ifs_alloc_sqlite.o build/san/core/
 build/san/ifscore.so: $(SAN_EXT_OBJ)
 	$(SAN_CC) $(SAN_FLAGS) -shared -o $@ $(SAN_EXT_OBJ) $(PKG_LIBS)
 
-build/san/tests/%: tests/%.c tests/ifs_alloc_test.c $(SAN_CORE_OBJ) $(HEADERS)
+build/san/tests/%: tests/%.c tests/ifs_alloc_test.c $(SAN_CORE_OBJ) $(HEADERS) tests/ifs_test.h tests/ref_text.h tests/soup.h
 	@mkdir -p build/san/tests
 	$(SAN_CC) $(WARN) $(SAN_FLAGS) $(PKG_CFLAGS) $(CHECK_CFLAGS) -Iext -o $@ $< \
 	  tests/ifs_alloc_test.c $(SAN_CORE_OBJ) $(PKG_LIBS) $(CHECK_LIBS)

@@ -6,6 +6,7 @@
 */
 #include "ifs_needle.h"
 #include "ifs_test.h"
+#include "soup.h"
 #include "ifs_text.h"
 #include <stdlib.h>
 
@@ -92,17 +93,8 @@ START_TEST(test_random_matches_long_way) {
   char text[200], nd[40];
   int decided = 0;
   for (int iter = 0; iter < 200000; iter++) {
-    size_t tn = 0, nn = 0;
-    seed = seed * 1103515245u + 12345u;
-    int parts = (int)(seed >> 16) % 40;
-    for (int k = 0; k < parts; k++) {
-      seed = seed * 1103515245u + 12345u;
-      const char *p = pieces[(seed >> 16) % (sizeof pieces / sizeof pieces[0])];
-      size_t len = p[0] ? strlen(p) : 1;
-      if (tn + len > sizeof text) break;
-      memcpy(text + tn, p, len);
-      tn += len;
-    }
+    size_t nn = 0;
+    size_t tn = soup_fill(text, sizeof text, pieces, sizeof pieces / sizeof pieces[0], 40, &seed);
     seed = seed * 1103515245u + 12345u;
     if ((seed >> 16) % 2 && tn) {   /* a slice of the text, on byte offsets */
       seed = seed * 1103515245u + 12345u;

@@ -4,6 +4,7 @@
 ** str.lower, str.split, len) and are hard-coded here.
 */
 #include "ifs_test.h"
+#include "soup.h"
 #include "ref_text.h"
 #include "ifs_text.h"
 #include "ifs_unicode_tables.h"
@@ -170,17 +171,7 @@ START_TEST(test_count_and_lower_ascii_random) {
   unsigned seed = 12345;
   char buf[512];
   for (int iter = 0; iter < 5000; iter++) {
-    size_t n = 0;
-    seed = seed * 1103515245u + 12345u;
-    int parts = (int)(seed >> 16) % 40;
-    for (int k = 0; k < parts; k++) {
-      seed = seed * 1103515245u + 12345u;
-      const char *p = pieces[(seed >> 16) % (sizeof pieces / sizeof pieces[0])];
-      size_t len = p[0] ? strlen(p) : 1;
-      if (n + len > sizeof buf) break;
-      memcpy(buf + n, p, len);
-      n += len;
-    }
+    size_t n = soup_fill(buf, sizeof buf, pieces, sizeof pieces / sizeof pieces[0], 40, &seed);
     size_t w1, c1, w2, c2;
     ifs_count(buf, n, &w1, &c1);
     ref_count(buf, n, &w2, &c2);
@@ -218,17 +209,7 @@ START_TEST(test_vector_matches_byte_loops) {
   ifs_buf in;
   ifs_buf_init(&in);
   for (int iter = 0; iter < 60000; iter++) {
-    size_t n = 0;
-    seed = seed * 1103515245u + 12345u;
-    int parts = (int)(seed >> 16) % 60;
-    for (int k = 0; k < parts; k++) {
-      seed = seed * 1103515245u + 12345u;
-      const char *p = pieces[(seed >> 16) % (sizeof pieces / sizeof pieces[0])];
-      size_t len = p[0] ? strlen(p) : 1;
-      if (n + len > sizeof buf) break;
-      memcpy(buf + n, p, len);
-      n += len;
-    }
+    size_t n = soup_fill(buf, sizeof buf, pieces, sizeof pieces / sizeof pieces[0], 60, &seed);
     seed = seed * 1103515245u + 12345u;
     size_t cut = n ? (seed >> 16) % (n + 1) : 0;   /* start mid-sequence too */
     const char *s = buf + cut;
