@@ -645,28 +645,6 @@ static int is_final_sigma(const char *s, size_t n, size_t at, size_t after) {
   return 1;
 }
 
-int ifs_lower_ascii(const char *s, size_t n, ifs_buf *out) {
-  const unsigned char *u = (const unsigned char *)s;
-  if (ifs_buf_reserve(out, n)) return IFS_NOMEM;
-  unsigned char *dst = (unsigned char *)out->p + out->len;
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t w = load8(u + i);
-    /* +32 on bytes in 'A'..'Z' (bytes >= 0x80 are left alone) */
-    uint64_t upper = ascii_in_range(w & ~0x8080808080808080ull, 'A', 26) &
-                     ~w & 0x8080808080808080ull;
-    w += (upper >> 2);   /* 0x80 >> 2 = 0x20 */
-    memcpy(dst + i, &w, 8);
-  }
-  for (; i < n; i++) {
-    unsigned char c = u[i];
-    dst[i] = (unsigned char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
-  }
-  out->len += n;
-  out->p[out->len] = 0;
-  return IFS_OK;
-}
-
 /* Writes cp as internal UTF-8 at d; returns the byte count. */
 static inline size_t put_utf8(unsigned char *d, uint32_t cp) {
   if (cp < 0x80) { d[0] = (unsigned char)cp; return 1; }

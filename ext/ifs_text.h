@@ -80,12 +80,6 @@ uint32_t ifs_lower_char(uint32_t cp);
 ** three (k: k, K and KELVIN SIGN); writes them to out, returns how many. */
 size_t ifs_lower_preimages(uint32_t low, uint32_t out[3]);
 
-/* Appends s with only A..Z lowercased.  For a needle of pure ASCII,
-** `needle in lower_ascii(s)` equals `needle in s.lower()` unless s holds
-** U+0130 or U+212A, the only non-ASCII characters whose lowercase has
-** ASCII in it. */
-int ifs_lower_ascii(const char *s, size_t n, ifs_buf *out);
-
 /* The first occurrence of nd in h (memmem), or NULL; linear time. */
 const char *ifs_find(const char *h, size_t hn, const char *nd, size_t nn);
 
