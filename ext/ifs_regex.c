@@ -49,6 +49,7 @@
 #include "ifs_regex.h"
 #include "ifs_text.h"
 #include "ifs_regex_tables.h"
+#include "ifs_redfa.h"
 
 /* ------------------------------------------------------------------ */
 /* Constants of CPython's sre                                          */
@@ -2184,6 +2185,243 @@ static void emit_info_prefix(emitter *e, seq *root, uint32_t gflags) {
 }
 
 /* ------------------------------------------------------------------ */
+/* The DFA program of a regular pattern (ifs_redfa.h)                  */
+
+/* A pattern with no back-reference, look-around, atomic group, possessive
+** repeat or conditional and no case-insensitive character test compiles
+** into a Thompson NFA for ifs_redfa (\b and \B all of one kind, ASCII or
+** Unicode); anything else sets `bad` and the pattern stays with PCRE2
+** alone.  Lazy and greedy repeats are alike here: only whether a match
+** exists is asked. */
+#define DP_MAX_INSTS 3000u
+#define DP_MAX_SETS 200u
+
+typedef struct dprog {
+  parser *p;
+  ifs_rd_inst *ins;
+  size_t n, cap;
+  rset sets[DP_MAX_SETS];
+  const node *set_node[DP_MAX_SETS];   /* sets are shared by a node's copies */
+  uint32_t set_flags[DP_MAX_SETS];
+  size_t nsets;
+  int word;             /* \b \B seen: 1 ASCII, 2 Unicode word characters */
+  int bad, oom;
+} dprog;
+
+static uint32_t dp_emit(dprog *d, int op, int kind, uint32_t x, uint32_t y) {
+  if (d->bad || d->oom) return 0;
+  if (d->n == DP_MAX_INSTS) { d->bad = 1; return 0; }
+  if (d->n == d->cap) {
+    size_t cap = d->cap ? d->cap * 2 : 64;
+    ifs_rd_inst *v = ifs_realloc(d->ins, cap * sizeof *v);
+    if (!v) { d->oom = 1; return 0; }
+    d->ins = v;
+    d->cap = cap;
+  }
+  ifs_rd_inst in = { (uint8_t)op, (uint8_t)kind, x, y };
+  d->ins[d->n] = in;
+  return (uint32_t)d->n++;
+}
+
+/* s becomes its complement in [0, 0x10FFFF]. */
+static void rs_complement(rset *s) {
+  rs_normalize(s);
+  rset out = {0};
+  uint32_t next = 0;
+  for (size_t i = 0; i < s->n; i++) {
+    if (s->r[i][0] > next) rs_push(&out, next, s->r[i][0] - 1);
+    next = s->r[i][1] + 1;
+  }
+  if (next <= 0x10FFFF) rs_push(&out, next, 0x10FFFF);
+  if (out.oom || s->oom) { rs_free(&out); s->oom = 1; return; }
+  rs_free(s);
+  *s = out;
+}
+
+static void rs_push_table(rset *s, const uint32_t (*t)[2], size_t n, int complement) {
+  rset tmp = {0};
+  for (size_t i = 0; i < n; i++) rs_push(&tmp, t[i][0], t[i][1]);
+  if (complement) rs_complement(&tmp);
+  for (size_t i = 0; i < tmp.n; i++) rs_push(s, tmp.r[i][0], tmp.r[i][1]);
+  if (tmp.oom) s->oom = 1;
+  rs_free(&tmp);
+}
+
+/* The code points a one-character node matches (not under IGNORECASE). */
+static void dp_charset(const node *x, uint32_t flags, rset *s) {
+  int uni = (flags & F_UNICODE) != 0;
+  switch (x->kind) {
+  case N_LIT: rs_push(s, x->c, x->c); break;
+  case N_NOTLIT: rs_push(s, x->c, x->c); rs_complement(s); break;
+  case N_ANY:
+    if (flags & F_DOTALL) rs_push(s, 0, 0x10FFFF);
+    else { rs_push(s, '\n', '\n'); rs_complement(s); }
+    break;
+  default: {   /* N_IN */
+    int negate = x->nset && x->set[0].op == S_NEGATE;
+    for (size_t i = 0; i < x->nset; i++) {
+      const setitem *it = &x->set[i];
+      int cat = (int)it->a, neg = cat == C_NOT_DIGIT || cat == C_NOT_SPACE || cat == C_NOT_WORD;
+      if (it->op == S_LIT) rs_push(s, it->a, it->a);
+      else if (it->op == S_RANGE) rs_push(s, it->a, it->b);
+      else if (it->op != S_CAT) continue;
+      else if (cat == C_DIGIT || cat == C_NOT_DIGIT)
+        uni ? rs_push_table(s, ifs_re_digit, NELEM(ifs_re_digit), neg)
+            : rs_push_table(s, ascii_digit, NELEM(ascii_digit), neg);
+      else if (cat == C_SPACE || cat == C_NOT_SPACE)
+        uni ? rs_push_table(s, ifs_re_space, NELEM(ifs_re_space), neg)
+            : rs_push_table(s, ascii_space, NELEM(ascii_space), neg);
+      else if (uni) rs_push_table(s, ifs_re_word, NELEM(ifs_re_word), neg);
+      else rs_push_table(s, ascii_word, NELEM(ascii_word), neg);
+    }
+    rs_normalize(s);
+    if (negate) rs_complement(s);
+  }
+  }
+  rs_normalize(s);
+}
+
+static void dp_char(dprog *d, const node *x, uint32_t flags) {
+  if ((flags & F_IGNORECASE) && x->kind != N_ANY) { d->bad = 1; return; }
+  uint32_t key = flags & (F_UNICODE | F_DOTALL);
+  size_t k;
+  for (k = 0; k < d->nsets; k++)
+    if (d->set_node[k] == x && d->set_flags[k] == key) break;
+  if (k == d->nsets) {
+    if (k == DP_MAX_SETS) { d->bad = 1; return; }
+    rset s = {0};
+    dp_charset(x, flags, &s);
+    if (s.oom) { d->oom = 1; rs_free(&s); return; }
+    d->sets[k] = s;
+    d->set_node[k] = x;
+    d->set_flags[k] = key;
+    d->nsets++;
+  }
+  dp_emit(d, IFS_RD_CHAR, 0, (uint32_t)k, 0);
+}
+
+static void dp_at(dprog *d, const node *x, uint32_t flags) {
+  int ml = (flags & F_MULTILINE) != 0, uni = (flags & F_UNICODE) != 0, k;
+  switch (x->sub) {
+  case AT_BEGINNING: k = ml ? IFS_RD_BOL : IFS_RD_BOS; break;
+  case AT_BEGINNING_STRING: k = IFS_RD_BOS; break;
+  case AT_END: k = ml ? IFS_RD_EOL : IFS_RD_EOS_NL; break;
+  case AT_END_STRING: k = IFS_RD_EOS; break;
+  case AT_BOUNDARY: k = IFS_RD_WORDB; break;
+  default: k = IFS_RD_NWORDB; break;
+  }
+  if (k == IFS_RD_WORDB || k == IFS_RD_NWORDB) {
+    if (d->word && d->word != 1 + uni) { d->bad = 1; return; }   /* both kinds */
+    d->word = 1 + uni;
+  }
+  dp_emit(d, IFS_RD_ASSERT, k, 0, 0);
+}
+
+static void dp_seq(dprog *d, seq *q, uint32_t flags);
+
+/* Points the y of every SPLIT in pcs[0..n) (or the x of a JMP) here. */
+static void dp_patch(dprog *d, const uint32_t *pcs, size_t n) {
+  for (size_t i = 0; i < n && !d->bad && !d->oom; i++) {
+    ifs_rd_inst *in = &d->ins[pcs[i]];
+    if (in->op == IFS_RD_SPLIT) in->y = (uint32_t)d->n; else in->x = (uint32_t)d->n;
+  }
+}
+
+static void dp_branch(dprog *d, const node *x, uint32_t flags) {
+  if (x->nalts > DP_MAX_INSTS) { d->bad = 1; return; }
+  uint32_t *jmps = ifs_malloc((x->nalts ? x->nalts : 1) * sizeof *jmps);
+  if (!jmps) { d->oom = 1; return; }
+  size_t nj = 0;
+  for (size_t i = 0; i < x->nalts && !d->bad && !d->oom; i++) {
+    uint32_t split = 0;
+    int last = i + 1 == x->nalts;
+    if (!last) split = dp_emit(d, IFS_RD_SPLIT, 0, (uint32_t)d->n + 1, 0);
+    dp_seq(d, x->alts[i], flags);
+    if (!last) {
+      jmps[nj++] = dp_emit(d, IFS_RD_JMP, 0, 0, 0);
+      dp_patch(d, &split, 1);
+    }
+  }
+  dp_patch(d, jmps, nj);
+  ifs_free(jmps);
+}
+
+static void dp_repeat(dprog *d, const node *x, uint32_t flags) {
+  if (x->sub == R_POSS) { d->bad = 1; return; }
+  uint64_t lo, hi, min = x->min, max = x->max;
+  seq_width(d->p, x->a, &lo, &hi);
+  if (hi == 0 && max != 0) { min = min ? 1 : 0; max = 1; }   /* as emit_repeat */
+  if (lo >= 1 && max != MAXREPEAT && max > MAX_SUBJECT_CHARS) max = MAXREPEAT;
+  if (min > DP_MAX_INSTS || (max != MAXREPEAT && max - min > DP_MAX_INSTS)) {
+    d->bad = 1;
+    return;
+  }
+  for (uint64_t i = 0; i < min && !d->bad && !d->oom; i++) dp_seq(d, x->a, flags);
+  if (max == MAXREPEAT) {
+    uint32_t loop = dp_emit(d, IFS_RD_SPLIT, 0, (uint32_t)d->n + 1, 0);
+    dp_seq(d, x->a, flags);
+    dp_emit(d, IFS_RD_JMP, 0, loop, 0);
+    dp_patch(d, &loop, 1);
+    return;
+  }
+  size_t nopt = (size_t)(max - min);
+  uint32_t *splits = ifs_malloc((nopt ? nopt : 1) * sizeof *splits);
+  if (!splits) { d->oom = 1; return; }
+  for (size_t i = 0; i < nopt && !d->bad && !d->oom; i++) {
+    splits[i] = dp_emit(d, IFS_RD_SPLIT, 0, (uint32_t)d->n + 1, 0);
+    dp_seq(d, x->a, flags);
+  }
+  dp_patch(d, splits, nopt);
+  ifs_free(splits);
+}
+
+static void dp_node(dprog *d, const node *x, uint32_t flags) {
+  switch (x->kind) {
+  case N_LIT: case N_NOTLIT: case N_ANY: case N_IN: dp_char(d, x, flags); break;
+  case N_AT: dp_at(d, x, flags); break;
+  case N_BRANCH: dp_branch(d, x, flags); break;
+  case N_SUB: dp_seq(d, x->a, combine_flags(flags, x->addf, x->delf)); break;
+  case N_REPEAT: dp_repeat(d, x, flags); break;
+  default: d->bad = 1; break;
+  }
+}
+
+static void dp_seq(dprog *d, seq *q, uint32_t flags) {
+  for (size_t i = 0; i < seq_len(q) && !d->bad && !d->oom; i++) dp_node(d, seq_at(q, i), flags);
+}
+
+/* The DFA of a parsed pattern, NULL when it has none (*rc stays IFS_OK)
+** or memory ran out (*rc = IFS_NOMEM). */
+static ifs_redfa *dfa_of(parser *p, seq *root, int *rc) {
+  dprog d;
+  memset(&d, 0, sizeof d);
+  d.p = p;
+  dp_seq(&d, root, p->flags);
+  dp_emit(&d, IFS_RD_MATCH, 0, 0, 0);
+  ifs_redfa *dfa = NULL;
+  if (!d.bad && !d.oom) {
+    ifs_rd_set views[DP_MAX_SETS];
+    for (size_t i = 0; i < d.nsets; i++) {
+      views[i].r = (const uint32_t (*)[2])d.sets[i].r;
+      views[i].n = d.sets[i].n;
+    }
+    const node *first = seq_len(root) ? seq_at(root, 0) : NULL;
+    int anchored = first && first->kind == N_AT &&
+                   (first->sub == AT_BEGINNING_STRING ||
+                    (first->sub == AT_BEGINNING && !(p->flags & F_MULTILINE)));
+    ifs_rd_set uword = { ifs_re_word, NELEM(ifs_re_word) };
+    int err;
+    dfa = ifs_redfa_new(d.ins, d.n, views, d.nsets, d.word == 2 ? &uword : NULL, anchored,
+                        &err);
+    if (err == IFS_NOMEM) d.oom = 1;
+  }
+  if (d.oom) *rc = IFS_NOMEM;
+  for (size_t i = 0; i < d.nsets; i++) rs_free(&d.sets[i]);
+  ifs_free(d.ins);
+  return dfa;
+}
+
+/* ------------------------------------------------------------------ */
 /* Translation                                                         */
 
 /* For a pattern that starts with an unbounded repeat of a one-character
@@ -2204,7 +2442,7 @@ static void emit_lead(emitter *e, seq *root, uint32_t flags, ifs_buf *lead) {
 /* Parses and translates (appending to out); lead, when given, gets
 ** emit_lead's test. */
 static int translate(const char *pat, size_t pn, uint32_t map_base, ifs_buf *out,
-                     uint64_t *minwidth, ifs_buf *lead) {
+                     uint64_t *minwidth, ifs_buf *lead, ifs_redfa **dfa) {
   ifs_arena arena;
   ifs_arena_init(&arena);
   parser p;
@@ -2229,9 +2467,12 @@ static int translate(const char *pat, size_t pn, uint32_t map_base, ifs_buf *out
   emitter e = { &p, out, map_base, 0, 2, 0 };   /* _code -> _compile: frame 2 */
   size_t before = out->len;
   emit_info_prefix(&e, root, p.flags);
-  if (lead && out->len == before) emit_lead(&e, root, p.flags, lead);
+  int prefixed = out->len != before;
+  if (lead && !prefixed) emit_lead(&e, root, p.flags, lead);
   emit_seq(&e, root, p.flags);
   rc = e.err;
+  /* Python's start-position filter (emit_info_prefix) is not in the NFA */
+  if (rc == IFS_OK && dfa && !map_base && !prefixed) *dfa = dfa_of(&p, root, &rc);
   if (rc != IFS_INVALID && minwidth) {
     uint64_t hi;
     seq_width(&p, root, minwidth, &hi);
@@ -2246,7 +2487,7 @@ done:
 ** PCRE2 text would exceed MAX_OUT (search answers IFS_REGEX_LIMIT). */
 int ifs_regex_translate(const char *pat, size_t pn, ifs_buf *out, uint32_t *opts) {
   if (opts) *opts = 0;
-  return translate(pat, pn, 0, out, NULL, NULL);
+  return translate(pat, pn, 0, out, NULL, NULL, NULL);
 }
 
 /* ------------------------------------------------------------------ */
@@ -2314,6 +2555,8 @@ typedef struct centry {
   pcre2_code *code;
   pcre2_code *probe;    /* the same after (?C255), compiled when first needed */
   pcre2_code *run;      /* with probe, if it starts with X*: X*+, anchored */
+  ifs_redfa *dfa;       /* regular patterns, strict UTF-8 subjects: see ifs_redfa.h */
+  int jit_later;        /* code not JIT-compiled yet (the DFA answers first) */
   uint64_t used;        /* LRU clock */
 } centry;
 
@@ -2351,6 +2594,7 @@ struct ifs_regex_cache {
   pcre2_match_data *md;
   pcre2_jit_stack *jstack;
   int no_jstack;        /* creating one failed: PCRE2's default stack */
+  int use_dfa;          /* regular patterns go to ifs_redfa first (default) */
   centry ent[CACHE_SLOTS];
   uint64_t clock;
   ifs_buf pat;          /* translation scratch */
@@ -2406,6 +2650,7 @@ ifs_regex_cache *ifs_regex_cache_new(void) {
   ifs_regex_cache *c = ifs_malloc(sizeof *c);
   if (!c) return NULL;
   memset(c, 0, sizeof *c);
+  c->use_dfa = 1;
   ifs_buf_init(&c->pat);
   ifs_buf_init(&c->subj);
   c->gctx = pcre2_general_context_create(gc_malloc, gc_free, NULL);
@@ -2430,6 +2675,7 @@ static void entry_clear(centry *e) {
   pcre2_code_free(e->code);
   pcre2_code_free(e->probe);
   pcre2_code_free(e->run);
+  ifs_redfa_free(e->dfa);
   memset(e, 0, sizeof *e);
 }
 
@@ -2472,17 +2718,25 @@ static uint32_t workaround_opts(const ifs_buf *pat) {
   return o;
 }
 
-/* Compiles the translation in c->pat, and JIT-compiles it where the
-** build allows; NULL with *err set when PCRE2 refuses it. */
-static pcre2_code *compile_pat(ifs_regex_cache *c, uint32_t opts, int *err) {
+/* JIT-compiles code where the build allows (else it is interpreted). */
+static void jit_compile(pcre2_code *code) {
+#ifndef IFS_NO_JIT   /* the valgrind build: JIT code reads past subjects on purpose */
+  if (code) (void)pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
+#else
+  (void)code;
+#endif
+}
+
+/* Compiles the translation in c->pat, and JIT-compiles it unless `later`
+** (a pattern with a DFA, which PCRE2 may never need to run); NULL with
+** *err set when PCRE2 refuses it. */
+static pcre2_code *compile_pat(ifs_regex_cache *c, uint32_t opts, int later, int *err) {
   PCRE2_SIZE off;
   /* an empty translation leaves the buffer unallocated; PCRE2 wants a pointer */
   pcre2_code *code = pcre2_compile((PCRE2_SPTR)(c->pat.p ? c->pat.p : ""), c->pat.len,
                                    COMPILE_OPTS | opts | workaround_opts(&c->pat), err, &off,
                                    c->cctx);
-#ifndef IFS_NO_JIT   /* the valgrind build: JIT code reads past subjects on purpose */
-  if (code) (void)pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);   /* else interpreted */
-#endif
+  if (!later) jit_compile(code);
   return code;
 }
 
@@ -2499,17 +2753,19 @@ static centry *cache_fill(ifs_regex_cache *c, const char *pat, size_t pn,
   if (pn) memcpy(key, pat, pn);
   uint64_t minwidth = 0;
   ifs_buf_clear(&c->pat);
-  int rc = translate(pat, pn, map_base, &c->pat, &minwidth, NULL);
+  ifs_redfa *dfa = NULL;
+  int rc = translate(pat, pn, map_base, &c->pat, &minwidth, NULL, &dfa);
   if (c->pat.oom) rc = IFS_NOMEM;
-  if (rc == IFS_NOMEM) { ifs_free(key); return NULL; }
+  if (rc == IFS_NOMEM) { ifs_redfa_free(dfa); ifs_free(key); return NULL; }
   int status = rc == IFS_INVALID ? IFS_REGEX_INVALID : rc ? IFS_REGEX_LIMIT : 0;
   pcre2_code *code = NULL;
   if (!status) {
     int err;
-    code = compile_pat(c, 0, &err);
-    if (!code && err == PCRE2_ERROR_HEAP_FAILED) { ifs_free(key); return NULL; }
+    code = compile_pat(c, 0, dfa != NULL, &err);
+    if (!code && err == PCRE2_ERROR_HEAP_FAILED) { ifs_redfa_free(dfa); ifs_free(key); return NULL; }
     if (!code) status = IFS_REGEX_LIMIT;   /* beyond PCRE2's sizes: see the report */
   }
+  if (status) { ifs_redfa_free(dfa); dfa = NULL; }
   slot->minwidth = minwidth;
   slot->key = key;
   slot->kn = pn;
@@ -2517,6 +2773,8 @@ static centry *cache_fill(ifs_regex_cache *c, const char *pat, size_t pn,
   slot->map_base = map_base;
   slot->status = status;
   slot->code = code;
+  slot->dfa = dfa;
+  slot->jit_later = dfa != NULL;
   return slot;
 }
 
@@ -2590,15 +2848,15 @@ static pcre2_code *probe_code(ifs_regex_cache *c, centry *e, int *rc) {
   ifs_buf_init(&lead);
   ifs_buf_clear(&c->pat);
   ifs_buf_append_str(&c->pat, START_CALLOUT_TEXT);
-  int tr = translate(e->key, e->kn, e->map_base, &c->pat, NULL, &lead);
+  int tr = translate(e->key, e->kn, e->map_base, &c->pat, NULL, &lead, NULL);
   int err = 0, oom = c->pat.oom || lead.oom || tr == IFS_NOMEM;
-  if (!oom && tr == IFS_OK) e->probe = compile_pat(c, 0, &err);
+  if (!oom && tr == IFS_OK) e->probe = compile_pat(c, 0, 0, &err);
   oom |= err == PCRE2_ERROR_HEAP_FAILED;
   if (e->probe && lead.len) {     /* without it, the search only skips less */
     ifs_buf_clear(&c->pat);
     ifs_buf_append(&c->pat, lead.p, lead.len);
     ifs_buf_append_str(&c->pat, "*+");
-    if (!c->pat.oom) e->run = compile_pat(c, PCRE2_ANCHORED, &err);
+    if (!c->pat.oom) e->run = compile_pat(c, PCRE2_ANCHORED, 0, &err);
     if (!e->run && (c->pat.oom || err == PCRE2_ERROR_HEAP_FAILED)) {
       pcre2_code_free(e->probe);  /* all or nothing: the next search tries again */
       e->probe = NULL;
@@ -2801,6 +3059,13 @@ static int search_budgeted(ifs_regex_cache *c, centry *e, const char *s, size_t 
 static int search(ifs_regex_cache *c, const char *pat, size_t pn,
                   const char *subj, size_t sn, uint32_t map_base);
 
+void ifs_regex_use_dfa(ifs_regex_cache *c, int on) { c->use_dfa = on != 0; }
+
+int ifs_regex_has_dfa(ifs_regex_cache *c, const char *pat, size_t pn) {
+  centry *e = cache_get(c, pat, pn, 0);
+  return e ? e->dfa != NULL : -1;
+}
+
 int ifs_regex_search(ifs_regex_cache *c, const char *pat, size_t pn,
                      const char *subj, size_t sn) {
   return search(c, pat, pn, subj, sn, subject_map_base(subj, sn));
@@ -2819,6 +3084,16 @@ static int search(ifs_regex_cache *c, const char *pat, size_t pn,
   if (e->status == IFS_REGEX_LIMIT && e->minwidth > ifs_count_chars(subj, sn))
     return IFS_REGEX_NOMATCH;   /* PCRE2 could not hold it, but too short */
   if (e->status) return e->status;
+  if (e->dfa && c->use_dfa) {
+    int rd = ifs_redfa_search(e->dfa, subj, sn);
+    if (rd == IFS_REDFA_MATCH) return IFS_REGEX_MATCH;
+    if (rd == IFS_REDFA_NOMATCH) return IFS_REGEX_NOMATCH;
+    if (rd == IFS_REDFA_NOMEM) return IFS_REGEX_NOMEM;
+  }                     /* IFS_REDFA_GAVEUP: PCRE2 answers */
+  if (e->jit_later) {
+    jit_compile(e->code);
+    e->jit_later = 0;
+  }
   if (map_base) {
     if (remap_subject(&c->subj, subj, sn, map_base)) return IFS_REGEX_NOMEM;
     subj = c->subj.p;

@@ -36,6 +36,14 @@ int ifs_regex_search(ifs_regex_cache *c, const char *pat, size_t pn,
 int ifs_regex_search_utf8(ifs_regex_cache *c, const char *pat, size_t pn,
                           const char *subj, size_t sn);
 
+/* Test hook: regular patterns are answered by a DFA first (on, the
+** default; see ifs_redfa.h) or by PCRE2 alone (off). */
+void ifs_regex_use_dfa(ifs_regex_cache *c, int on);
+
+/* Test hook: 1 when the pattern (valid, for strict UTF-8 subjects) has a
+** DFA, 0 when PCRE2 alone answers it, -1 on out-of-memory. */
+int ifs_regex_has_dfa(ifs_regex_cache *c, const char *pat, size_t pn);
+
 /* The translation alone: PCRE2 pattern text appended to out, options
 ** (PCRE2_* compile flags beyond the fixed ones; today always 0) stored in
 ** *opts.  IFS_OK, IFS_INVALID (Python raises), IFS_TOOBIG (a translation

@@ -6,6 +6,7 @@
 ** failure at every step.  tests/regex_diff.py is the randomized companion.
 */
 #include "ifs_test.h"
+#include "soup.h"
 #include "ifs_regex.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -288,13 +289,19 @@ START_TEST(translate_exact) {
 }
 END_TEST
 
+/* Each case both ways: the DFA first where the pattern allows (the
+** default), and PCRE2 alone. */
 START_TEST(search_like_python) {
   const se_case *c = &SE[_i];
-  ifs_regex_cache *rc = ifs_regex_cache_new();
-  ck_assert_ptr_nonnull(rc);
-  int r = ifs_regex_search(rc, c->pat, strlen(c->pat), c->subj, strlen(c->subj));
-  ck_assert_msg(r == c->want, "re.search(%s, %s): got %d want %d", c->pat, c->subj, r, c->want);
-  ifs_regex_cache_free(rc);
+  for (int dfa = 0; dfa < 2; dfa++) {
+    ifs_regex_cache *rc = ifs_regex_cache_new();
+    ck_assert_ptr_nonnull(rc);
+    ifs_regex_use_dfa(rc, dfa);
+    int r = ifs_regex_search(rc, c->pat, strlen(c->pat), c->subj, strlen(c->subj));
+    ck_assert_msg(r == c->want, "re.search(%s, %s) dfa=%d: got %d want %d", c->pat, c->subj,
+                  dfa, r, c->want);
+    ifs_regex_cache_free(rc);
+  }
 }
 END_TEST
 
@@ -341,9 +348,11 @@ START_TEST(surrogates) {
 }
 END_TEST
 
-/* Catastrophic backtracking ends in IFS_REGEX_LIMIT, quickly. */
+/* Catastrophic backtracking ends in IFS_REGEX_LIMIT, quickly (PCRE2 alone;
+** with the DFA, regular patterns get Python's answer: see dfa_exact). */
 START_TEST(match_budget) {
   ifs_regex_cache *c = ifs_regex_cache_new();
+  ifs_regex_use_dfa(c, 0);
   size_t n = 100000;
   char *s = malloc(n + 2);
   memset(s, 'a', n);
@@ -389,6 +398,7 @@ static int search_rep(ifs_regex_cache *c, const char *pat, const char *head, con
 ** or where the search skips the rest of a run. */
 START_TEST(search_budget_total) {
   ifs_regex_cache *c = ifs_regex_cache_new();
+  ifs_regex_use_dfa(c, 0);   /* the budget is PCRE2's */
   const char *runs = "aaaaaaaaaaaaaaaaaaaab";
   clock_t t0 = clock();
   ck_assert_int_eq(search_rep(c, "(a+)+$", "", runs, 400, ""), IFS_REGEX_LIMIT);
@@ -422,6 +432,7 @@ START_TEST(budget_alloc_failure) {
     ifs_test_fail_nth(k);
     ifs_regex_cache *c = ifs_regex_cache_new();
     if (c) {
+      ifs_regex_use_dfa(c, 0);   /* the probe code and the run test are PCRE2's */
       int r = search_rep(c, "[^a-z]*\\Z", "", "A", 10000, "aX");
       ck_assert_msg(r == IFS_REGEX_MATCH || r == IFS_REGEX_NOMEM, "at %ld: %d", k, r);
       done = r == IFS_REGEX_MATCH && ifs_test_alloc_count < k;
@@ -432,6 +443,123 @@ START_TEST(budget_alloc_failure) {
     ifs_regex_cache_free(c);
   }
   ck_assert_msg(done, "never completed");
+}
+END_TEST
+
+/* Patterns that make PCRE2 backtrack without end are regular: the DFA
+** gives Python's answer (which Python takes hours or years to reach) at
+** once.  Irregular ones (here case-insensitive) still end in
+** IFS_REGEX_LIMIT. */
+START_TEST(dfa_exact) {
+  ifs_regex_cache *c = ifs_regex_cache_new();
+  size_t n = 100000;
+  char *s = malloc(n + 2);
+  memset(s, 'a', n);
+  s[n] = 'b';
+  s[n + 1] = 0;
+  static const struct { const char *pat; int want; } cases[] = {
+    { "(a+)+$", IFS_REGEX_NOMATCH }, { "(a|aa)+$", IFS_REGEX_NOMATCH },
+    { "(a+)+b", IFS_REGEX_MATCH }, { "^(a|a?)+$", IFS_REGEX_NOMATCH },
+    { "(?:a*)*c", IFS_REGEX_NOMATCH }, { "(?s)(.*a){20}b\\Z", IFS_REGEX_MATCH },
+    { "(\\w*)*\\d", IFS_REGEX_NOMATCH }, { "^(\\w+\\s?)*$", IFS_REGEX_MATCH },
+    { "(?i)(a+)+$", IFS_REGEX_LIMIT }, { "(?i)(\\w*)*\\d", IFS_REGEX_LIMIT },
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    clock_t t0 = clock();
+    int r = ifs_regex_search(c, cases[i].pat, strlen(cases[i].pat), s, n + 1);
+    double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    ck_assert_msg(r == cases[i].want, "%s: %d", cases[i].pat, r);
+    ck_assert_msg(secs < 2.0, "%s took %.2fs", cases[i].pat, secs);
+  }
+  /* 400 runs of 20 a's: over PCRE2's budget, not the DFA's */
+  ck_assert_int_eq(search_rep(c, "(a+)+$", "", "aaaaaaaaaaaaaaaaaaaab", 400, ""),
+                   IFS_REGEX_NOMATCH);
+  ck_assert_int_eq(search_rep(c, "(a+)+$", "", "aaaaaaaaaaaaaaaaaaaab", 400, "a"),
+                   IFS_REGEX_MATCH);
+  free(s);
+  ifs_regex_cache_free(c);
+}
+END_TEST
+
+/* ---- the DFA against PCRE2 alone ---------------------------------------- */
+
+/* A random pattern of the kinds the DFA takes (and some it leaves to
+** PCRE2), written from pieces. */
+static void random_pattern(char *out, size_t cap, unsigned *seed, int depth) {
+  static const char *const atoms[] = {
+    "a", "b", "\\*", "\\n", "\xc3\xa9", "\xd0\xaf", ".", "[ab]", "[^a\\n]", "[a-c\\d]",
+    "\\d", "\\s", "\\S", "\\D", "[^\\s*]", "^", "$", "\\A", "\\Z", "(?a:\\b)", "(?a:\\B)",
+    "(?a:\\w)", "(?m:^)", "(?m:$)", "(?s:.)", " ", "[\\u0400-\\u04ff]", "\\w", "\\b",
+    "(?i:a)", "(?=a)", "x", "[^*]", "\\x00"
+  };
+  static const char *const quants[] = { "", "", "", "*", "+", "?", "{2}", "{1,3}", "*?", "+?",
+                                        "{0,2}", "??" };
+  size_t n = strlen(out);
+  unsigned parts = 1 + soup_next(seed) % 4;
+  for (unsigned k = 0; k < parts && n + 64 < cap; k++) {
+    unsigned r = soup_next(seed) % 10;
+    if (r < 2 && depth < 3) {
+      strcat(out, soup_next(seed) & 1 ? "(" : "(?:");
+      random_pattern(out, cap, seed, depth + 1);
+      if (soup_next(seed) % 3 == 0) {
+        strcat(out, "|");
+        random_pattern(out, cap, seed, depth + 1);
+      }
+      strcat(out, ")");
+    } else {
+      strcat(out, atoms[soup_next(seed) % (sizeof atoms / sizeof *atoms)]);
+    }
+    n = strlen(out);
+    const char *q = quants[soup_next(seed) % (sizeof quants / sizeof *quants)];
+    char last = n ? out[n - 1] : 0;
+    if (last != '^' && last != '$' && last != 'A' && last != 'Z') strcat(out, q);
+    n = strlen(out);
+  }
+}
+
+/* Random patterns on random texts up to 2 KB: the same answer with and
+** without the DFA, every time PCRE2 answers within its budget; most
+** patterns do get a DFA. */
+START_TEST(dfa_agrees_with_pcre2) {
+  static const char *const pieces[] = {
+    "a", "b", "*", "\n", " ", "\xc3\xa9", "\xd0\xaf", "1", "\xd9\xa0", "x", "_", "ab", "*ab*",
+    "aaaaaaaaaaaaaaaaaaaa", "  \n", "\t", "A", "", "\xe2\x82\xac", "\xf0\x9f\x98\x80"
+  };
+  ifs_regex_cache *with = ifs_regex_cache_new(), *without = ifs_regex_cache_new();
+  ck_assert_ptr_nonnull(with);
+  ck_assert_ptr_nonnull(without);
+  ifs_regex_use_dfa(without, 0);
+  unsigned seed = 12345;
+  int patterns = 0, with_dfa = 0, compared = 0, answers[2] = { 0, 0 };
+  char pat[1024], subj[2048];
+  for (int i = 0; i < 3000; i++) {
+    pat[0] = 0;
+    if (soup_next(&seed) % 4 == 0) strcat(pat, soup_next(&seed) & 1 ? "(?m)" : "(?s)");
+    random_pattern(pat, sizeof pat, &seed, 0);
+    size_t pn = strlen(pat);
+    int has = ifs_regex_has_dfa(with, pat, pn);
+    ck_assert_int_ge(has, 0);
+    patterns++;
+    with_dfa += has;
+    for (int j = 0; j < 8; j++) {
+      size_t sn = soup_fill(subj, sizeof subj, pieces, sizeof pieces / sizeof *pieces,
+                            j < 4 ? 12 : 300, &seed);
+      int b = ifs_regex_search(without, pat, pn, subj, sn);
+      if (b == IFS_REGEX_LIMIT || b == IFS_REGEX_INVALID) continue;
+      int a = ifs_regex_search(with, pat, pn, subj, sn);
+      ck_assert_msg(a == b, "re.search(%s, %.*s): dfa %d, pcre2 %d", pat, (int)sn, subj, a, b);
+      compared++;
+      answers[a]++;
+    }
+  }
+  if (getenv("IFS_TEST_VERBOSE"))
+    fprintf(stderr, "dfa_agrees_with_pcre2: %d patterns, %d with a DFA, %d searches compared"
+                    " (%d no match, %d match)\n", patterns, with_dfa, compared, answers[0],
+            answers[1]);
+  ck_assert_msg(with_dfa * 10 > patterns * 4, "%d of %d patterns have a DFA", with_dfa, patterns);
+  ck_assert(compared > 10000 && answers[0] > 2000 && answers[1] > 2000);
+  ifs_regex_cache_free(with);
+  ifs_regex_cache_free(without);
 }
 END_TEST
 
@@ -463,6 +591,11 @@ START_TEST(alloc_failure) {
     { "(?i)[^a-z\\u017f]", "\xed\xb3\xbf", IFS_REGEX_MATCH },
     { "(a", "a", IFS_REGEX_INVALID },
     { "(?<=ab)c|x{70000}", "abc", IFS_REGEX_MATCH },
+    /* regular: the DFA's alphabet, states and rows (more than its first 16) */
+    { "(\\*[^\\n*]+\\*.*?){3}", "*a* *b* x *c*", IFS_REGEX_MATCH },
+    { "(?m)^(?:[ \\t]*[*-][ \\t].*\\n?){3}\\Z", "text\n * a\n - b\n\t* c\nend",
+      IFS_REGEX_NOMATCH },
+    { "[\\d\\s]+[a-c]{2,5}[^\\u0100-\\u2000]$", "12 \u0660abc\u00e9\n", IFS_REGEX_MATCH },
   };
   for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
     const se_case *t = &cases[k];
@@ -500,6 +633,8 @@ static Suite *regex_suite(void) {
   tcase_add_test(tc, match_budget);
   tcase_add_test(tc, search_budget_total);
   tcase_add_test(tc, budget_alloc_failure);
+  tcase_add_test(tc, dfa_exact);
+  tcase_add_test(tc, dfa_agrees_with_pcre2);
   tcase_add_test(tc, cache_eviction);
   tcase_add_test(tc, alloc_failure);
   suite_add_tcase(s, tc);

@@ -12,6 +12,7 @@ the C side answers exactly what Python's sre would:
     character (str.isalnum() or '_'); an index of that table sorted by
     lowercase; and sre's extra case equivalences (re._casefix);
   * Python's \\s (str.isspace) as ranges, where PCRE2's UCP \\s differs;
+  * Python's \\w (str.isalnum() or '_') as ranges, for the DFA (ifs_redfa.c);
   * the runs of decimal digits (int() accepts any of them);
   * XID_Start / XID_Continue as str.isidentifier() sees them (group names).
 
@@ -227,6 +228,7 @@ def main():
     fix_rows = ["{0x%X, 0x%X, 0x%X}" % (k, v[0], v[1] if len(v) > 1 else 0)
                 for k, v in fixes]
     space = ranges(lambda c: chr(c).isspace())
+    word = ranges(isword)
     digits = ranges(lambda c: chr(c).isdecimal())
     xid_start = ranges(lambda c: chr(c).isidentifier())
     xid_cont = ranges(lambda c: ("a" + chr(c)).isidentifier())
@@ -256,6 +258,8 @@ def main():
                % (len(fix_rows), fmt_rows(fix_rows, 3)))
     out.append("/* Python's \\s in Unicode mode: str.isspace(). */")
     out.append(range_table("ifs_re_space", space))
+    out.append("/* Python's \\w in Unicode mode: str.isalnum() or '_'. */")
+    out.append(range_table("ifs_re_word", word))
     out.append("/* Decimal digits (\\d, int()): runs of blocks of ten, each "
                "from digit zero. */")
     out.append(range_table("ifs_re_digit", digits))
@@ -264,7 +268,8 @@ def main():
     out.append(range_table("ifs_re_xid_continue", xid_cont))
     out.append("#endif")
     sys.stdout.write("\n".join(out) + "\n")
-    print("tables: cased", len(cased), "space", len(space), "digit", len(digits),
+    print("tables: cased", len(cased), "space", len(space), "word", len(word),
+          "digit", len(digits),
           "xid", len(xid_start), len(xid_cont), file=sys.stderr)
 
 

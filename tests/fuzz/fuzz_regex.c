@@ -10,7 +10,10 @@
 **   ifs_regex_search() is INVALID exactly when the translation is;
 **   the answer is the same from a fresh cache and from a warm one;
 **   a literal pattern (an escaped substring of the subject) always matches
-**   (also when the subject holds escaped bytes and U+10F800..U+10FFFF).
+**   (also when the subject holds escaped bytes and U+10F800..U+10FFFF);
+**   the DFA (ext/ifs_redfa.c) answers as PCRE2 alone does, on the subject
+**   and on the subject repeated (long texts take the SIMD scan), whenever
+**   PCRE2 answers within its budget.
 ** Run with -timeout to flag patterns that beat the match budget.
 */
 #define PCRE2_CODE_UNIT_WIDTH 8
@@ -107,6 +110,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   ** may now hold a second, remapped translation) */
   (void)ifs_regex_search(warm, pat.p, pat.len, pat.p, pat.len);
   fuzz_assert(ifs_regex_search(warm, pat.p, pat.len, subj.p, subj.len) == r1);
+
+  /* the DFA against PCRE2 alone */
+  ifs_regex_cache *plain = ifs_regex_cache_new();
+  fuzz_assert(plain);
+  ifs_regex_use_dfa(plain, 0);
+  int rp = ifs_regex_search(plain, pat.p, pat.len, subj.p, subj.len);
+  if (rp != IFS_REGEX_LIMIT && rp != r1) {
+    fprintf(stderr, "dfa %d, pcre2 alone %d\n", r1, rp);
+    fuzz_fail("the DFA and PCRE2 disagree");
+  }
+  ifs_buf longer;
+  ifs_buf_init(&longer);
+  unsigned reps = size ? 2 + data[size / 2] % 64 : 2;
+  for (unsigned k = 0; k < reps && longer.len < 8192; k++)
+    fuzz_assert(ifs_buf_append(&longer, subj.p, subj.len) == IFS_OK);
+  int lw = ifs_regex_search(warm, pat.p, pat.len, longer.p ? longer.p : "", longer.len);
+  int lp = ifs_regex_search(plain, pat.p, pat.len, longer.p ? longer.p : "", longer.len);
+  if (lp != IFS_REGEX_LIMIT && lp != lw) {
+    fprintf(stderr, "repeated subject: dfa %d, pcre2 alone %d\n", lw, lp);
+    fuzz_fail("the DFA and PCRE2 disagree");
+  }
+  ifs_buf_free(&longer);
+  ifs_regex_cache_free(plain);
 
   size_t a, b;
   unsigned seed = size ? data[0] | (unsigned)data[size - 1] << 8 : 0;
