@@ -131,3 +131,17 @@ void ifs_arena_free(ifs_arena *a) {
   }
   a->head = NULL;
 }
+
+uint64_t ifs_hash_bytes(const void *p, size_t n) {
+  const unsigned char *s = p;
+  uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    memcpy(&w, s + i, 8);
+    h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+    h ^= h >> 32;
+  }
+  for (; i < n; i++) h = (h ^ s[i]) * 0x100000001B3ull;
+  return h ^ (h >> 29);
+}

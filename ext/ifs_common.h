@@ -58,4 +58,7 @@ void *ifs_arena_alloc(ifs_arena *a, size_t n);  /* 8-byte aligned; NULL on OOM *
 void ifs_arena_reset(ifs_arena *a);             /* empty, keeps one block */
 void ifs_arena_free(ifs_arena *a);
 
+/* A 64-bit hash of n bytes, eight at a time (cache keys; not for security). */
+uint64_t ifs_hash_bytes(const void *p, size_t n);
+
 #endif

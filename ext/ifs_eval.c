@@ -287,18 +287,6 @@ static int compile_plan(ifs_evaluator *ev, const char *cons, size_t cn) {
   return IFS_OK;
 }
 
-static uint64_t hash_bytes(const char *s, size_t n) {
-  uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t w;
-    memcpy(&w, s + i, 8);
-    h = (h ^ w) * 0xFF51AFD7ED558CCDull;
-    h ^= h >> 32;
-  }
-  for (; i < n; i++) h = (h ^ (unsigned char)s[i]) * 0x100000001B3ull;
-  return h ^ (h >> 29);
-}
 
 /* Layout of a cached plan: header, key (read on every lookup, so next to
 ** the header), checks (8-byte aligned), text. */
@@ -361,7 +349,7 @@ static int plans_insert(ifs_evaluator *ev, plan *pl) {
 /* The plan for a constraints text (raw bytes), compiled on a miss; NULL
 ** when out of memory. */
 static const plan *get_plan(ifs_evaluator *ev, const char *cons, size_t cn) {
-  uint64_t h = hash_bytes(cons, cn);
+  uint64_t h = ifs_hash_bytes(cons, cn);
   if (ev->table) {
     for (size_t i = (size_t)h & (PLAN_TABLE - 1); ev->table[i].pl; i = (i + 1) & (PLAN_TABLE - 1)) {
       const plan *pl = ev->table[i].pl;

@@ -114,7 +114,7 @@ static void sort_u32(uint32_t *v, size_t n) {
   }
 }
 
-/* Interval index of c: the last k with pts[k] <= c. */
+/* Interval index of c: the last k with pts[k] <= c (pts[0] <= c). */
 static size_t interval_of(const uint32_t *pts, size_t np, uint32_t c) {
   size_t lo = 0, hi = np;
   while (hi - lo > 1) {
@@ -124,11 +124,6 @@ static size_t interval_of(const uint32_t *pts, size_t np, uint32_t c) {
   return lo;
 }
 
-static uint64_t bytes_hash(const uint8_t *v, size_t n) {
-  uint64_t h = 1469598103934665603ull;
-  for (size_t i = 0; i < n; i++) { h ^= v[i]; h *= 1099511628211ull; }
-  return h;
-}
 
 /* Every range bound (of the sets and the word set), plus the cuts the
 ** tables and flags need; sorted, unique, ending with CP_END.  NULL on
@@ -189,7 +184,7 @@ static int build_alphabet(ifs_redfa *d, const ifs_rd_set *sets, size_t nsets,
     int isword = wcur < word->n && word->r[wcur][0] <= lo;
     key[nsets] = (uint8_t)((lo == '\n' ? CF_NL : 0) | (isword ? CF_WORD : 0) |
                            (lo >= 0x80 ? CF_NONASCII : 0));
-    uint64_t h = bytes_hash(key, keyn);
+    uint64_t h = ifs_hash_bytes(key, keyn);
     size_t j = h & 511;
     while (slot[j] >= 0 && memcmp(keys + (size_t)slot[j] * keyn, key, keyn)) j = (j + 1) & 511;
     if (slot[j] < 0) {
@@ -246,21 +241,14 @@ done:
 
 /* The class of a code point from U+0800 on. */
 static uint32_t hi_class(const ifs_redfa *d, uint32_t c) {
-  size_t lo = 0, hi = d->nhi;
-  while (hi - lo > 1) {
-    size_t mid = (lo + hi) / 2;
-    if (d->hi_lo[mid] <= c) lo = mid; else hi = mid;
-  }
-  return d->hi_cls[lo];
+  return d->hi_cls[interval_of(d->hi_lo, d->nhi, c)];
 }
 
 /* ------------------------------------------------------------------ */
 /* States                                                              */
 
 static uint64_t kernel_hash(const uint32_t *k, uint32_t n, uint8_t prev) {
-  uint64_t h = 0x9E3779B97F4A7C15ull ^ prev;
-  for (uint32_t i = 0; i < n; i++) h = (h ^ k[i]) * 0xFF51AFD7ED558CCDull;
-  return h ^ (h >> 29);
+  return ifs_hash_bytes(k, n * sizeof *k) ^ (prev * 0x9E3779B97F4A7C15ull);
 }
 
 static void slots_insert(ifs_redfa *d, uint32_t s) {

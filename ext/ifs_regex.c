@@ -379,15 +379,9 @@ static int cat_test(int uni, int cat, uint32_t c) {
 /* ------------------------------------------------------------------ */
 /* Group state (re._parser.State)                                      */
 
-static uint64_t name_hash(const uint32_t *s, size_t n) {
-  uint64_t h = 1469598103934665603ull;
-  for (size_t i = 0; i < n; i++) { h ^= s[i]; h *= 1099511628211ull; }
-  return h;
-}
-
 static name_ent *name_slot(parser *p, const uint32_t *s, size_t n) {
   size_t mask = p->names_cap - 1;
-  size_t i = (size_t)name_hash(s, n) & mask;
+  size_t i = (size_t)ifs_hash_bytes(s, n * sizeof *s) & mask;
   for (;;) {
     name_ent *e = &p->names[i];
     if (!e->s) return e;
@@ -2692,11 +2686,6 @@ void ifs_regex_cache_free(ifs_regex_cache *c) {
   ifs_free(c);
 }
 
-static uint64_t bytes_hash(const char *s, size_t n) {
-  uint64_t h = 1469598103934665603ull ^ n;
-  for (size_t i = 0; i < n; i++) { h ^= (unsigned char)s[i]; h *= 1099511628211ull; }
-  return h;
-}
 
 /* Translates and compiles into a free (or the least recently used) slot.
 ** NULL only when memory ran out. */
@@ -2779,7 +2768,7 @@ static centry *cache_fill(ifs_regex_cache *c, const char *pat, size_t pn,
 }
 
 static centry *cache_get(ifs_regex_cache *c, const char *pat, size_t pn, uint32_t map_base) {
-  uint64_t h = bytes_hash(pat, pn);
+  uint64_t h = ifs_hash_bytes(pat, pn);
   centry *e = NULL;
   for (int i = 0; i < CACHE_SLOTS; i++) {
     centry *x = &c->ent[i];
