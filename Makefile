@@ -75,8 +75,9 @@ analytics: build/ifscore.so
 	@sh tests/sql_analytics/run.sh $(SQLITE)
 	@$(PYTHON) tests/analytics.py
 
-# test-san, test-valgrind, test-hostile and test-threads are in mk/hostile.mk
-test: unit tables sqltest sqltest-valgrind parity regexdiff analytics \
+# test-san, test-valgrind, test-hostile and test-threads are in mk/hostile.mk,
+# doctest in mk/docs.mk
+test: unit tables sqltest sqltest-valgrind parity regexdiff analytics doctest \
       test-san test-valgrind test-hostile test-threads
 	@echo "make test: all suites passed"
 

@@ -7,7 +7,7 @@ where ../shared is absent, cases from tests/gen_cases.py with a fixed seed).
 Each query runs --runs times; the median is reported, as time, rows/s and
 ratios, because absolute times on shared machines mean little.
 
-Goals (issue 5): if_score >= 10x the Python UDF; if_score no slower than
+Goals: if_score >= 10x the Python UDF; if_score no slower than
 sum(length(response)); if_score+if_reason+if_pass <= 1.5x if_score alone.
 """
 import argparse

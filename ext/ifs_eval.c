@@ -1,7 +1,7 @@
 /*
 ** ifs_eval.c — the evaluator (see ifs_eval.h).
 **
-** Order of the checks, labels and reasons follow SPEC.md section 1 to the
+** Order of the checks, labels and reasons follow docs/spec.md section 1 to the
 ** byte.  Evaluation has two halves.  A constraints text is compiled once
 ** into a plan (its checks in order, with their limits, needles already
 ** lowered and prepared for searching, patterns, fixed labels) and kept in

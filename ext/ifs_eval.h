@@ -1,7 +1,7 @@
 /*
 ** ifs_eval.h — the evaluator: the reference's evaluate_response() on
 ** (response, constraints) bytes, with the SQL setting's additions
-** (SPEC.md sections 1 and 2).
+** (docs/spec.md sections 1 and 2).
 **
 ** An ifs_evaluator holds what is reused from row to row on one
 ** connection: the compiled-regex cache and scratch buffers.

@@ -15,7 +15,7 @@
 **   SELECT kind, count(*) FROM cases, if_checks(cases.response, cases.constraints)
 **    WHERE NOT ok GROUP BY kind;
 **
-** Functions (SPEC.md section 3): if_score, if_reason, if_pass, if_eval,
+** Functions (docs/spec.md section 3): if_score, if_reason, if_pass, if_eval,
 ** if_version, the helpers if_words, if_chars, if_lower, if_is_json,
 ** if_search, and the table-valued if_checks.  All functions are
 ** SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS and if_checks is

@@ -1,6 +1,6 @@
-# mk/hostile.mk — hostile input, faults, sanitizers, threads and fuzzing
-# (issue 6).  Included by the main Makefile; every output is under
-# build/san, build/tsan or build/fuzz.
+# mk/hostile.mk — hostile input, faults, sanitizers, threads and fuzzing.
+# Included by the main Makefile; every output is under build/san,
+# build/tsan or build/fuzz.
 #
 #   make test-hostile    huge, deep, invalid and catastrophic inputs, every
 #                        SQL function under a failing allocator, length

@@ -119,7 +119,7 @@ def connect(ext, path=":memory:"):
 # ------------------------------------------------ the oracle's check list
 
 def spec_checks(resp_b, cons_b):
-    """[(kind, label, ok)] as SPEC.md section 1 builds them, from the
+    """[(kind, label, ok)] as docs/spec.md section 1 builds them, from the
     oracle's primitives; [] when inconclusive."""
     resp = "" if resp_b is None else oracle.decode_in(resp_b)
     if cons_b is None:

@@ -1,8 +1,8 @@
-"""oracle.py — the Python reference for ifscore, written from SPEC.md.
+"""oracle.py — the Python reference for ifscore, written from docs/spec.md.
 
 evaluate(response, constraints) takes what SQLite hands the extension (bytes
 or None for each argument) and returns (score or None, reason), following
-SPEC.md section 1 with the differences of section 2:
+docs/spec.md section 1 with the differences of section 2:
 
   * bytes are read with surrogateescape (an invalid byte is U+DC00+byte);
   * constraints that are not JSON, or not an object, get their own reason;
@@ -267,7 +267,7 @@ def json_loads(s):
 def _iter_repr(v):
     """repr() of nested lists/dicts without recursion; leaves via repr."""
     out = []
-    # work items: a value to render, or a literal string to emit
+    # stack entries: a value to render, or a literal string to emit
     work = [v]
     while work:
         item = work.pop()
@@ -332,7 +332,7 @@ def as_list(v):
 # ------------------------------------------------------------ the checks
 
 def strip_fences(s):
-    """Code-fence stripping as SPEC.md section 1 describes it."""
+    """Code-fence stripping as docs/spec.md section 1 describes it."""
     t = s.strip()
     if t.startswith("```"):
         i = 3

@@ -7,7 +7,7 @@
 ** is SQL NULL.  Invariants:
 **   ifs_evaluate() returns IFS_OK; the result is self-consistent (score =
 **   passed/total, labels inside the label buffer, the reason built from
-**   them in SPEC.md's wording, or one of the four inconclusive reasons);
+**   them in docs/spec.md's wording, or one of the four inconclusive reasons);
 **   the same pair evaluated again on the warm evaluator, and on a fresh
 **   one, gives the same result byte for byte;
 **   every must_include / must_exclude check agrees with

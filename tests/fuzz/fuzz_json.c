@@ -4,7 +4,7 @@
 ** On the internal form of the input:
 **   ifs_json_parse() succeeds exactly when ifs_json_valid() says 1;
 **   both agree with an independent validator written here from the
-**   json.loads rules of SPEC.md (iterative, so any depth);
+**   json.loads rules of docs/spec.md (iterative, so any depth);
 **   the parsed tree is sane: INT literals are -?digits, strings are
 **   well-formed internal UTF-8, object keys are unique strings and
 **   ifs_json_get() finds each one's item.
