@@ -5,7 +5,7 @@
 ** or atomic group), and a regex constraint only asks whether the pattern
 ** matches.  For those the answer is a property of the text's language, so
 ** a DFA answers it in one pass, with no backtracking, whatever the pattern
-** (`(a+)+$` included).  ifs_regex.c compiles such a pattern's tree into
+** (`(a+)+$` included).  ifs_re_nfa.c compiles such a pattern's tree into
 ** the small program below (a Thompson NFA over code points whose character
 ** tests are sets of code point ranges); this module partitions the code
 ** points into classes, builds DFA states as the text needs them, and runs

@@ -1,5 +1,6 @@
 /*
-** test_ifs_regex.c — Python's re dialect on PCRE2 (ext/ifs_regex.c).
+** test_ifs_regex.c — Python's re dialect on PCRE2 (ext/ifs_regex.c and the
+** phases it runs: ext/ifs_re_parse.c, ifs_re_charset.c, ifs_re_emit.c, ifs_re_nfa.c).
 ** Translations are checked to the byte; every expected search result and
 ** every valid/invalid verdict was produced with /usr/bin/python3 (3.11.2)
 ** and hard-coded.  Also: the match budget, the LRU cache, and allocation

@@ -1,6 +1,6 @@
 /*
 ** fuzz_regex.c — libFuzzer target for the Python-regex translator and
-** matcher (ext/ifs_regex.c).
+** matcher (ext/ifs_regex.c and its phases, ext/ifs_re_*.c).
 **
 ** Input: PATTERN FUZZ_SEP SUBJECT (no separator: the pattern is matched
 ** against itself).  Both go to internal form.  Invariants:
