@@ -13,7 +13,8 @@ examples when their language is one of:
   ```python   run with `/usr/bin/python3 -c BLOCK`
 
 all from the repository root, in page order (an example may use a file an
-earlier one on the same page wrote, under build/). The ```text block that
+earlier one on the same page wrote). Examples write under build/: a file
+that git would list as new after an example is a failure. The ```text block that
 immediately follows an example (only blank lines between) is its exact
 expected standard output. Without one, the example must print nothing on
 standard error, and a sql example nothing at all (a query whose result the
@@ -174,6 +175,21 @@ def check_links(page, path, text):
     return errors
 
 
+def untracked(root):
+    """Files git would list as new (untracked and not ignored), or None when
+    the tree is not a git checkout: examples must write under build/."""
+    try:
+        p = subprocess.run(["git", "-C", root, "status", "--porcelain",
+                            "--untracked-files=all"], stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if p.returncode != 0:
+        return None
+    return {ln[3:] for ln in p.stdout.decode("utf-8", "replace").splitlines()
+            if ln.startswith("?? ")}
+
+
 def clean_env():
     env = dict(os.environ)
     # Examples run as a user would type them, not as children of make.
@@ -233,10 +249,15 @@ def visible(line):
 def check_example(block, expected, root, sqlite, python, env):
     """None when the example prints what the page shows, else a message."""
     where = "%s:%d: ```%s" % (block.page, block.line, " ".join([block.lang] + block.attrs))
+    before = untracked(root)
     status, out, err, problem = run(block, root, sqlite, python, env)
     if problem:
         return "%s: %s" % (where, problem)
     msgs = []
+    after = untracked(root) if before is not None else None
+    if after is not None and after - before:
+        msgs.append("%s: left files in the repository (write under build/): %s"
+                    % (where, " ".join(sorted(after - before))))
     if status != 0:
         msgs.append("%s: exited with status %d" % (where, status))
     if expected is None:

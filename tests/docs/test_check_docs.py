@@ -29,6 +29,8 @@ CASES = {
     "missingdb.md": (1, ["missingdb.md:3: ```sql db=build/doctest-no-such.db: "
                          "db=build/doctest-no-such.db does not exist"]),
     "unclosed.md": (1, ["unclosed.md:3: code fence never closed"]),
+    "stray.md": (1, ["stray.md:3: ```sh: left files in the repository (write under "
+                     "build/): doctest-stray.tmp"]),
     "links.md": (1, ["links.md:6: link to missing.md: no such file",
                      "links.md:8: link to good.md#no-such-heading: no heading",
                      "2 FAILED"]),
@@ -51,8 +53,9 @@ def main():
             bad += 1
             print("test_check_docs: %s: exit %d (want %d), missing %r; it printed:\n%s"
                   % (name, p.returncode, status, missing, out))
-    if os.path.exists(os.path.join(ROOT, "build", "doctest-fixture.db")):
-        os.remove(os.path.join(ROOT, "build", "doctest-fixture.db"))
+    for left in ("build/doctest-fixture.db", "doctest-stray.tmp"):
+        if os.path.exists(os.path.join(ROOT, left)):
+            os.remove(os.path.join(ROOT, left))
     print("test_check_docs: %d of %d fixture pages judged as expected"
           % (len(CASES) - bad, len(CASES)))
     return 1 if bad else 0
