@@ -35,7 +35,7 @@ done
 command -v dqlite >/dev/null 2>&1 ||
   { echo "test-cluster: the dqlite shell is missing (Debian package go-dqlite)"; exit 1; }
 
-WORK=$(mktemp -d "$ROOT/build/cluster/test.XXXXXX") || exit 1
+mkdir -p build/cluster && WORK=$(mktemp -d "$ROOT/build/cluster/test.XXXXXX") || exit 1
 CALL_TIMEOUT=30     # seconds, any one dqlite shell call
 WAIT=60             # seconds, any one wait (election, catch-up, startup)
 passed=0
@@ -78,12 +78,22 @@ since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f s", b - a }'; }
 
 # ---- the cluster --------------------------------------------------------------
 
-# Three free ports on 127.0.0.1, taken from the kernel and released together.
+# Three free ports on 127.0.0.1, below the kernel's range for outgoing
+# connections (32768 and up), so that no client connection takes the port of
+# a node while it is down.
 PORTS=$("$PYTHON" -c '
-import socket
-s = [socket.socket() for _ in range(3)]
-for x in s: x.bind(("127.0.0.1", 0))
-print(" ".join(str(x.getsockname()[1]) for x in s))') || fail "no free ports"
+import random, socket
+ports = []
+while len(ports) < 3:
+    port = random.randrange(20000, 32000)
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            continue
+    if port not in ports:
+        ports.append(port)
+print(*ports)') || fail "no free ports"
 set -- $PORTS
 ADDR1=127.0.0.1:$1 ADDR2=127.0.0.1:$2 ADDR3=127.0.0.1:$3
 SERVERS=$ADDR1,$ADDR2,$ADDR3
