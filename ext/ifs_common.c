@@ -21,7 +21,7 @@ void ifs_buf_clear(ifs_buf *b) {
   if (b->p) b->p[0] = 0;
 }
 
-int ifs_buf_reserve(ifs_buf *b, size_t extra) {
+ifs_status ifs_buf_reserve(ifs_buf *b, size_t extra) {
   if (b->oom) return IFS_NOMEM;
   if (extra >= SIZE_MAX / 2 - b->len) { b->oom = 1; return IFS_NOMEM; }
   size_t need = b->len + extra + 1;
@@ -35,7 +35,7 @@ int ifs_buf_reserve(ifs_buf *b, size_t extra) {
   return IFS_OK;
 }
 
-int ifs_buf_append(ifs_buf *b, const void *p, size_t n) {
+ifs_status ifs_buf_append(ifs_buf *b, const void *p, size_t n) {
   if (ifs_buf_reserve(b, n)) return IFS_NOMEM;
   if (n) memcpy(b->p + b->len, p, n);
   b->len += n;
@@ -43,22 +43,22 @@ int ifs_buf_append(ifs_buf *b, const void *p, size_t n) {
   return IFS_OK;
 }
 
-int ifs_buf_append_str(ifs_buf *b, const char *z) {
+ifs_status ifs_buf_append_str(ifs_buf *b, const char *z) {
   return ifs_buf_append(b, z, strlen(z));
 }
 
-int ifs_buf_append_char(ifs_buf *b, char c) {
+ifs_status ifs_buf_append_char(ifs_buf *b, char c) {
   return ifs_buf_append(b, &c, 1);
 }
 
-int ifs_buf_append_u64(ifs_buf *b, uint64_t v) {
+ifs_status ifs_buf_append_u64(ifs_buf *b, uint64_t v) {
   char tmp[24];
   size_t i = sizeof tmp;
   do { tmp[--i] = (char)('0' + v % 10); v /= 10; } while (v);
   return ifs_buf_append(b, tmp + i, sizeof tmp - i);
 }
 
-int ifs_buf_append_cp(ifs_buf *b, uint32_t cp) {
+ifs_status ifs_buf_append_cp(ifs_buf *b, uint32_t cp) {
   unsigned char t[4];
   size_t n;
   if (cp < 0x80) { t[0] = (unsigned char)cp; n = 1; }

@@ -18,12 +18,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum ifs_status {
+/* The result of every fallible operation of the core.  A yes/no answer
+** that such an operation also gives (matched, found) goes to an int
+** out-parameter, set when the status is IFS_OK; a question that cannot
+** fail is a predicate named for it (ifs_is_ascii, ifs_utf8_is_valid).
+** Only the glue (ifscore.c) turns statuses into SQLite's codes. */
+typedef enum ifs_status {
   IFS_OK = 0,
   IFS_NOMEM = 1,     /* an allocation failed */
-  IFS_INVALID = 2,   /* the input is not what was asked (bad JSON, bad int...) */
-  IFS_TOOBIG = 3     /* a size limit was hit */
-};
+  IFS_INVALID = 2,   /* the input is not what was asked (bad JSON, bad int,
+                        a pattern Python's re rejects...) */
+  IFS_LIMIT = 3      /* a size or work bound was reached before an answer */
+} ifs_status;
 
 void *ifs_malloc(size_t n);
 void *ifs_realloc(void *p, size_t n);
@@ -40,12 +46,12 @@ typedef struct ifs_buf {
 void ifs_buf_init(ifs_buf *b);
 void ifs_buf_free(ifs_buf *b);
 void ifs_buf_clear(ifs_buf *b);                 /* len = 0, keeps memory */
-int ifs_buf_reserve(ifs_buf *b, size_t extra);  /* IFS_OK or IFS_NOMEM */
-int ifs_buf_append(ifs_buf *b, const void *p, size_t n);
-int ifs_buf_append_str(ifs_buf *b, const char *z);  /* z is a C literal */
-int ifs_buf_append_char(ifs_buf *b, char c);
-int ifs_buf_append_u64(ifs_buf *b, uint64_t v);
-int ifs_buf_append_cp(ifs_buf *b, uint32_t cp);     /* internal UTF-8 */
+ifs_status ifs_buf_reserve(ifs_buf *b, size_t extra);  /* IFS_OK or IFS_NOMEM, as all */
+ifs_status ifs_buf_append(ifs_buf *b, const void *p, size_t n);
+ifs_status ifs_buf_append_str(ifs_buf *b, const char *z);  /* z is a C literal */
+ifs_status ifs_buf_append_char(ifs_buf *b, char c);
+ifs_status ifs_buf_append_u64(ifs_buf *b, uint64_t v);
+ifs_status ifs_buf_append_cp(ifs_buf *b, uint32_t cp);     /* internal UTF-8 */
 
 /* A bump arena: many small allocations, freed all at once. */
 typedef struct ifs_arena_block ifs_arena_block;

@@ -474,9 +474,9 @@ void ifs_strip_fences(const char *s, size_t n, size_t *start, size_t *end) {
 static int run_json(ifs_result *r, row *w, const plan *pl, const plan_check *c) {
   size_t a, b;
   ifs_strip_fences(w->resp, w->rn, &a, &b);
-  int valid = ifs_json_valid(w->resp + a, b - a);
-  if (valid < 0) return IFS_NOMEM;
-  return add_fixed(r, pl, c, valid);
+  ifs_status rc = ifs_json_valid(w->resp + a, b - a);
+  if (rc == IFS_NOMEM) return IFS_NOMEM;
+  return add_fixed(r, pl, c, rc == IFS_OK);
 }
 
 /* resp.lower(), made once per row when a needle needs it. */
@@ -489,18 +489,18 @@ static const ifs_buf *lowered_response(ifs_evaluator *ev, row *w) {
   return &ev->resp_lower;
 }
 
-/* `needle in resp.lower()` for a lowered, non-empty needle: searched for
-** in resp itself where lowering is a plain map of characters (no U+0130
-** or U+03A3 in resp), else in the lowered copy.  1, 0, or -1 when out of
-** memory. */
-static int needle_in_response(ifs_evaluator *ev, row *w, const ifs_needle *nd) {
-  if (w->plain_lower) {
-    int found = ifs_needle_find(nd, w->resp, w->rn, w->ascii);
-    if (found >= 0) return found;
-  }
+/* `needle in resp.lower()` for a lowered, non-empty needle, in *found:
+** searched for in resp itself where lowering is a plain map of
+** characters (no U+0130 or U+03A3 in resp), else in the lowered copy.
+** IFS_OK or IFS_NOMEM. */
+static ifs_status needle_in_response(ifs_evaluator *ev, row *w, const ifs_needle *nd,
+                                     int *found) {
+  if (w->plain_lower && ifs_needle_find(nd, w->resp, w->rn, w->ascii, found) == IFS_OK)
+    return IFS_OK;
   const ifs_buf *h = lowered_response(ev, w);
-  if (!h) return -1;
-  return ifs_find(h->p, h->len, nd->low, nd->len) != NULL;
+  if (!h) return IFS_NOMEM;
+  *found = ifs_find(h->p, h->len, nd->low, nd->len) != NULL;
+  return IFS_OK;
 }
 
 /* One needle: `needle.lower() in resp.lower()`; the empty needle is in
@@ -508,22 +508,23 @@ static int needle_in_response(ifs_evaluator *ev, row *w, const ifs_needle *nd) {
 static int run_needle(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl,
                       const plan_check *c) {
   int found = 1;
-  if (c->low_len) found = needle_in_response(ev, w, &c->nd);
-  if (found < 0) return IFS_NOMEM;
+  if (c->low_len && needle_in_response(ev, w, &c->nd, &found)) return IFS_NOMEM;
   return add_fixed(r, pl, c, c->kind == IFS_MUST_INCLUDE ? found : !found);
 }
 
 static int run_regex(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl,
                      const plan_check *c) {
   const char *pat = pl->text + c->arg_at;
-  int m = w->strict_utf8 ? ifs_regex_search_utf8(ev->regex, pat, c->arg_len, w->resp, w->rn)
-                         : ifs_regex_search(ev->regex, pat, c->arg_len, w->resp, w->rn);
-  if (m == IFS_REGEX_NOMEM) return IFS_NOMEM;
-  if (m != IFS_REGEX_INVALID && m != IFS_REGEX_LIMIT) return add_fixed(r, pl, c, m == IFS_REGEX_MATCH);
+  int matched;
+  ifs_status rc = w->strict_utf8
+      ? ifs_regex_search_utf8(ev->regex, pat, c->arg_len, w->resp, w->rn, &matched)
+      : ifs_regex_search(ev->regex, pat, c->arg_len, w->resp, w->rn, &matched);
+  if (rc == IFS_NOMEM) return IFS_NOMEM;
+  if (rc == IFS_OK) return add_fixed(r, pl, c, matched);
   ifs_buf *lb = &ev->label;
   ifs_buf_clear(lb);
   ifs_buf_append(lb, pl->text + c->label_at, c->label_len);
-  ifs_buf_append_str(lb, m == IFS_REGEX_INVALID ? " (invalid pattern)" : " (match limit exceeded)");
+  ifs_buf_append_str(lb, rc == IFS_INVALID ? " (invalid pattern)" : " (match limit exceeded)");
   return lb->oom ? IFS_NOMEM : add_check(r, IFS_REGEX, 0, lb->p, lb->len);
 }
 
@@ -585,7 +586,7 @@ static void result_reset(ifs_result *r) {
   ifs_buf_clear(&r->reason);
 }
 
-int ifs_evaluate(ifs_evaluator *ev, const char *resp, size_t rn,
+ifs_status ifs_evaluate(ifs_evaluator *ev, const char *resp, size_t rn,
                  const char *cons, size_t cn, ifs_result *r) {
   result_reset(r);
   if (!cons) return inconclusive(r, IFS_NO_CONSTRAINTS);

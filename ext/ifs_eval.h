@@ -52,7 +52,7 @@ void ifs_result_free(ifs_result *r);
 
 /* Evaluates one row.  resp may be NULL (read as ""); cons NULL means SQL
 ** NULL.  IFS_OK with *r filled, or IFS_NOMEM. */
-int ifs_evaluate(ifs_evaluator *ev, const char *resp, size_t rn,
+ifs_status ifs_evaluate(ifs_evaluator *ev, const char *resp, size_t rn,
                  const char *cons, size_t cn, ifs_result *r);
 
 /* The kind's name as if_checks shows it ("max_words", ...). */

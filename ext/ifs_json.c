@@ -534,7 +534,7 @@ static void parser_free(jparser *p) {
   ifs_free(p->bases);
 }
 
-int ifs_json_parse(const char *s, size_t n, ifs_arena *a, ifs_jval **out) {
+ifs_status ifs_json_parse(const char *s, size_t n, ifs_arena *a, ifs_jval **out) {
   jparser p;
   parser_init(&p, s, n, a);
   int rc = run(&p);
@@ -543,12 +543,12 @@ int ifs_json_parse(const char *s, size_t n, ifs_arena *a, ifs_jval **out) {
   return rc;
 }
 
-int ifs_json_valid(const char *s, size_t n) {
+ifs_status ifs_json_valid(const char *s, size_t n) {
   jparser p;
   parser_init(&p, s, n, NULL);
   int rc = run(&p);
   parser_free(&p);
-  return rc == IFS_OK ? 1 : rc == IFS_NOMEM ? -1 : 0;
+  return rc;
 }
 
 const ifs_jval *ifs_json_get(const ifs_jval *obj, const char *key, size_t len) {

@@ -37,10 +37,11 @@ struct ifs_jval {
 
 /* Parses s[0..n).  IFS_OK with *out set (allocated in arena a),
 ** IFS_INVALID when json.loads would raise, IFS_NOMEM. */
-int ifs_json_parse(const char *s, size_t n, ifs_arena *a, ifs_jval **out);
+ifs_status ifs_json_parse(const char *s, size_t n, ifs_arena *a, ifs_jval **out);
 
-/* Validates without building values.  1 valid, 0 invalid, -1 out of memory. */
-int ifs_json_valid(const char *s, size_t n);
+/* Validates without building values: IFS_OK (valid), IFS_INVALID (json.loads
+** would raise) or IFS_NOMEM. */
+ifs_status ifs_json_valid(const char *s, size_t n);
 
 /* The value of key (len bytes) in an object, or NULL. */
 const ifs_jval *ifs_json_get(const ifs_jval *obj, const char *key, size_t len);

@@ -191,7 +191,8 @@ static int find_ascii(const ifs_needle *nd, const char *h, size_t n) {
   return 0;
 }
 
-int ifs_needle_find(const ifs_needle *nd, const char *h, size_t n, int ascii) {
+/* 1 found, 0 not, -1 when verification passed its budget. */
+static int find(const ifs_needle *nd, const char *h, size_t n, int ascii) {
   /* An ASCII text lowers to ASCII: no other needle is in it. */
   if (ascii) return nd->ascii ? find_ascii(nd, h, n) : 0;
   /* Verification is capped so that no text makes the search quadratic. */
@@ -213,4 +214,11 @@ int ifs_needle_find(const ifs_needle *nd, const char *h, size_t n, int ascii) {
   }
 #endif
   return scan_bytes(nd, h, n, p, n, ascii, &work, budget);
+}
+
+ifs_status ifs_needle_find(const ifs_needle *nd, const char *h, size_t n, int ascii,
+                           int *found) {
+  int r = find(nd, h, n, ascii);
+  *found = r > 0;
+  return r < 0 ? IFS_LIMIT : IFS_OK;
 }

@@ -41,9 +41,11 @@ typedef struct ifs_needle {
 void ifs_needle_init(ifs_needle *nd, const char *low, size_t len);
 
 /* For a text (internal UTF-8) with neither U+0130 nor U+03A3, ascii when
-** it is pure ASCII: 1 when the needle is in text.lower(), 0 when not, -1
-** when candidates were so many that verifying them would turn quadratic
-** (then lower the text and use ifs_find, which is linear). */
-int ifs_needle_find(const ifs_needle *nd, const char *text, size_t n, int ascii);
+** it is pure ASCII: IFS_OK with *found = 1 when the needle is in
+** text.lower(), 0 when not; IFS_LIMIT when candidates were so many that
+** verifying them would turn quadratic (then lower the text and use
+** ifs_find, which is linear). */
+ifs_status ifs_needle_find(const ifs_needle *nd, const char *text, size_t n, int ascii,
+                           int *found);
 
 #endif

@@ -138,7 +138,7 @@ static int append_int_of_string(const char *s, size_t n, ifs_buf *out) {
   return rc;
 }
 
-int ifs_py_int(const ifs_jval *v, ifs_buf *out) {
+ifs_status ifs_py_int(const ifs_jval *v, ifs_buf *out) {
   switch (v->type) {
     case IFS_JINT: return append_int_text(v->str, v->len, out);
     case IFS_JTRUE: return ifs_buf_append_char(out, '1');
@@ -232,7 +232,7 @@ static void shortest_digits(double x, short_digits *sd) {
   while (sd->nd > 1 && sd->dig[sd->nd - 1] == '0') sd->nd--;
 }
 
-int ifs_py_float_repr(double d, ifs_buf *out) {
+ifs_status ifs_py_float_repr(double d, ifs_buf *out) {
   if (isnan(d)) return ifs_buf_append_str(out, "nan");
   if (isinf(d)) return ifs_buf_append_str(out, d < 0 ? "-inf" : "inf");
   if (signbit(d) && ifs_buf_append_char(out, '-')) return IFS_NOMEM;
@@ -284,7 +284,7 @@ static int append_escape(ifs_buf *out, char kind, uint32_t cp, int width) {
 
 /* repr(str): quoted with ' (or " when only ' occurs), escaped as CPython's
 ** unicode_repr does. */
-static int append_str_repr(const char *s, size_t n, ifs_buf *out) {
+static ifs_status append_str_repr(const char *s, size_t n, ifs_buf *out) {
   int has_sq = n && memchr(s, '\'', n) != NULL;
   int has_dq = n && memchr(s, '"', n) != NULL;
   char quote = has_sq && !has_dq ? '"' : '\'';
@@ -383,7 +383,7 @@ static int append_container(const ifs_jval *root, ifs_buf *out) {
   return rc;
 }
 
-int ifs_py_str(const ifs_jval *v, ifs_buf *out) {
+ifs_status ifs_py_str(const ifs_jval *v, ifs_buf *out) {
   if (is_container(v)) return append_container(v, out);
   return append_scalar(v, 0, out);
 }

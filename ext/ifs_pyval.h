@@ -16,7 +16,7 @@ int ifs_py_truthy(const ifs_jval *v);
 ** (+-Infinity); IFS_NOMEM.  Strings follow int(str): Python whitespace
 ** stripped, sign, digits of any script (Unicode Nd), single underscores
 ** between digits.  "-0" gives "0". */
-int ifs_py_int(const ifs_jval *v, ifs_buf *out);
+ifs_status ifs_py_int(const ifs_jval *v, ifs_buf *out);
 
 /* Compares a decimal integer text as ifs_py_int writes it with count:
 ** <0 when the integer is less than count, 0 equal, >0 greater. */
@@ -26,9 +26,9 @@ int ifs_int_cmp(const char *dec, size_t n, uint64_t count);
 ** floats as repr ('1.0', '1e+16', 'inf', 'nan', '-0.0'); True/False/None;
 ** lists and dicts as their repr, strings inside quoted as repr(str) does.
 ** Deep nesting does not recurse.  IFS_OK or IFS_NOMEM. */
-int ifs_py_str(const ifs_jval *v, ifs_buf *out);
+ifs_status ifs_py_str(const ifs_jval *v, ifs_buf *out);
 
 /* repr(float) alone, for tests. */
-int ifs_py_float_repr(double d, ifs_buf *out);
+ifs_status ifs_py_float_repr(double d, ifs_buf *out);
 
 #endif

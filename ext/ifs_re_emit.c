@@ -29,7 +29,7 @@
 /* ------------------------------------------------------------------ */
 /* Emitting PCRE2 text                                                 */
 
-#define MAX_OUT ((size_t)16 << 20)   /* larger translations: IFS_TOOBIG */
+#define MAX_OUT ((size_t)16 << 20)   /* larger translations: IFS_LIMIT */
 
 typedef struct emitter {
   parser *p;
@@ -48,7 +48,7 @@ static int cframes_ok(emitter *e, int need) {
 
 static void put(emitter *e, const char *z) {
   if (ifs_buf_append_str(e->out, z)) e->err = IFS_NOMEM;
-  else if (e->out->len > MAX_OUT) e->err = IFS_TOOBIG;
+  else if (e->out->len > MAX_OUT) e->err = IFS_LIMIT;
 }
 
 static void put_u64(emitter *e, uint64_t v) {
@@ -555,7 +555,7 @@ static void emit_lead(emitter *e, seq *root, uint32_t flags, ifs_buf *lead) {
   if (le.err) ifs_buf_clear(lead);
 }
 
-int ifs_re_emit(parser *p, seq *root, uint32_t map_base, ifs_buf *out, ifs_buf *lead,
+ifs_status ifs_re_emit(parser *p, seq *root, uint32_t map_base, ifs_buf *out, ifs_buf *lead,
                 int *prefixed) {
   emitter e = { p, out, map_base, 0, 2, 0 };   /* _code -> _compile: frame 2 */
   size_t before = out->len;

@@ -17,9 +17,9 @@
 ** *prefixed: a start-position filter was written first (see
 ** emit_info_prefix).  lead, when given, gets the one-character test X of
 ** a pattern that starts with X* or X+ (for the search's skip_run), unless
-** prefixed.  IFS_OK, IFS_INVALID (re._compiler would raise), IFS_TOOBIG
+** prefixed.  IFS_OK, IFS_INVALID (re._compiler would raise), IFS_LIMIT
 ** (over 16 MB of PCRE2 text) or IFS_NOMEM. */
-int ifs_re_emit(parser *p, seq *root, uint32_t map_base, ifs_buf *out, ifs_buf *lead,
+ifs_status ifs_re_emit(parser *p, seq *root, uint32_t map_base, ifs_buf *out, ifs_buf *lead,
                 int *prefixed);
 
 #endif

@@ -167,7 +167,7 @@ static void dp_seq(dprog *d, seq *q, uint32_t flags) {
 
 /* The DFA of a parsed pattern, NULL when it has none (*rc stays IFS_OK)
 ** or memory ran out (*rc = IFS_NOMEM). */
-ifs_redfa *ifs_re_compile_dfa(parser *p, seq *root, int *rc) {
+ifs_redfa *ifs_re_compile_dfa(parser *p, seq *root, ifs_status *rc) {
   dprog d;
   memset(&d, 0, sizeof d);
   d.p = p;
@@ -186,7 +186,7 @@ ifs_redfa *ifs_re_compile_dfa(parser *p, seq *root, int *rc) {
                     (first->sub == AT_BEGINNING && !(p->flags & F_MULTILINE)));
     ifs_rd_set uword;
     ifs_re_cat_table(C_WORD, 1, &uword.r, &uword.n);
-    int err;
+    ifs_status err;
     dfa = ifs_redfa_new(d.ins, d.n, views, d.nsets, d.word == 2 ? &uword : NULL, anchored,
                         &err);
     if (err == IFS_NOMEM) d.oom = 1;

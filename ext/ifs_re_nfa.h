@@ -12,6 +12,6 @@
 ** IFS_OK: the pattern is not regular, or beyond the program's bounds) or
 ** memory ran out (*rc = IFS_NOMEM).  Only for strict UTF-8 subjects, and
 ** only when the emitter wrote no start-position filter (see ifs_regex.c). */
-ifs_redfa *ifs_re_compile_dfa(parser *p, seq *root, int *rc);
+ifs_redfa *ifs_re_compile_dfa(parser *p, seq *root, ifs_status *rc);
 
 #endif

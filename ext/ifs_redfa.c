@@ -169,7 +169,7 @@ static int build_alphabet(ifs_redfa *d, const ifs_rd_set *sets, size_t nsets,
   int16_t slot[512];                                      /* key hash -> class */
   uint8_t *key = ifs_malloc(keyn);
   if (!keys || !icls || !cur || !key) goto done;
-  rc = IFS_TOOBIG;
+  rc = IFS_LIMIT;
   if ((nint + word->n) * keyn > MAX_SWEEP) goto done;
   memset(cur, 0, (nsets ? nsets : 1) * sizeof *cur);
   memset(slot, -1, sizeof slot);
@@ -547,11 +547,11 @@ static size_t scan(const ifs_redfa *d, const rd_exits *x, const unsigned char *s
 /* A transition could not be built.  Too many states: forget them.  Too
 ** much work in one search: keep them (they are right), leave the search.
 ** After a few of either, the DFA leaves every search to the caller. */
-static int give_up(ifs_redfa *d, int32_t why) {
-  if (why == T_NOMEM) return IFS_REDFA_NOMEM;
+static ifs_status give_up(ifs_redfa *d, int32_t why) {
+  if (why == T_NOMEM) return IFS_NOMEM;
   if (why == T_FULL) reset_states(d);
   d->gaveups++;
-  return IFS_REDFA_GAVEUP;
+  return IFS_LIMIT;
 }
 
 /* The class of the character at s[*i] (not the final \n), moving past it;
@@ -587,8 +587,8 @@ static uint32_t idle_after(const ifs_redfa *d, const unsigned char *s, size_t n,
   return (uint32_t)d->idle_of[(((f & CF_NL) ? P_NL : 0) | ((f & CF_WORD) ? P_WORD : 0)) & d->need];
 }
 
-int ifs_redfa_search(ifs_redfa *d, const char *str, size_t n) {
-  if (d->gaveups >= MAX_GAVEUPS) return IFS_REDFA_GAVEUP;
+ifs_status ifs_redfa_search(ifs_redfa *d, const char *str, size_t n, int *matched) {
+  if (d->gaveups >= MAX_GAVEUPS) return IFS_LIMIT;
   const unsigned char *s = (const unsigned char *)str;
   const uint32_t w = d->width;
   /* A \n that ends the text is its own class: scans stop before it. */
@@ -611,13 +611,13 @@ int ifs_redfa_search(ifs_redfa *d, const char *str, size_t n) {
     if (i >= n) break;
     uint32_t c;
     if (s[i] == '\n' && i + 1 == n) { c = d->ncls; i++; }
-    else if ((c = next_class(d, s, n, &i)) == UINT32_MAX) return IFS_REDFA_GAVEUP;   /* not UTF-8 */
+    else if ((c = next_class(d, s, n, &i)) == UINT32_MAX) return IFS_LIMIT;   /* not UTF-8 */
     t = d->trans[(size_t)cur * w + c];
-    if (t < 0) return t == T_ACCEPT ? IFS_REDFA_MATCH : IFS_REDFA_NOMATCH;
+    if (t < 0) { *matched = t == T_ACCEPT; return IFS_OK; }   /* or T_DEAD */
     cur = (uint32_t)t;
   }
-  t = d->trans[(size_t)cur * w + w - 1];
-  return t == T_ACCEPT ? IFS_REDFA_MATCH : IFS_REDFA_NOMATCH;
+  *matched = d->trans[(size_t)cur * w + w - 1] == T_ACCEPT;
+  return IFS_OK;
 }
 
 /* ------------------------------------------------------------------ */
@@ -652,8 +652,9 @@ static uint32_t needed_prev(const ifs_rd_inst *ins, size_t nins) {
 }
 
 ifs_redfa *ifs_redfa_new(const ifs_rd_inst *ins, size_t nins, const ifs_rd_set *sets,
-                         size_t nsets, const ifs_rd_set *word, int anchored, int *err) {
-  *err = IFS_TOOBIG;
+                         size_t nsets, const ifs_rd_set *word, int anchored,
+                         ifs_status *err) {
+  *err = IFS_LIMIT;
   if (!program_ok(ins, nins, nsets)) return NULL;
   *err = IFS_NOMEM;
   ifs_redfa *d = ifs_malloc(sizeof *d);

@@ -12,8 +12,8 @@
 ** over states that loop on most bytes sixteen bytes at a time.
 **
 ** The subject must be strict UTF-8.  The state cache is bounded; when a
-** search would pass the bound the answer is IFS_REDFA_GAVEUP and the
-** caller asks the backtracking engine instead.
+** search would pass the bound the answer is IFS_LIMIT and the caller asks
+** the backtracking engine instead.
 */
 #ifndef IFS_REDFA_H
 #define IFS_REDFA_H
@@ -43,26 +43,22 @@ typedef struct ifs_rd_inst { uint8_t op, kind; uint32_t x, y; } ifs_rd_inst;
 /* Sorted, disjoint, non-adjacent ranges of code points. */
 typedef struct ifs_rd_set { const uint32_t (*r)[2]; size_t n; } ifs_rd_set;
 
-enum {
-  IFS_REDFA_NOMATCH = 0,
-  IFS_REDFA_MATCH = 1,
-  IFS_REDFA_GAVEUP = 2,    /* state cache bound reached: ask another engine */
-  IFS_REDFA_NOMEM = 3
-};
-
 typedef struct ifs_redfa ifs_redfa;
 
 /* The program starts at instruction 0; `anchored` when it can only match
 ** at position 0 (it starts with \A); `word` the word characters of \b and
 ** \B (NULL: ASCII letters, digits and '_').  NULL with *err = IFS_NOMEM,
-** or IFS_TOOBIG when the program or its alphabet is beyond this engine's
+** or IFS_LIMIT when the program or its alphabet is beyond this engine's
 ** bounds (the caller keeps the backtracking engine alone). */
 ifs_redfa *ifs_redfa_new(const ifs_rd_inst *ins, size_t nins, const ifs_rd_set *sets,
-                         size_t nsets, const ifs_rd_set *word, int anchored, int *err);
+                         size_t nsets, const ifs_rd_set *word, int anchored,
+                         ifs_status *err);
 void ifs_redfa_free(ifs_redfa *d);
 
-/* Whether the program matches somewhere in s (strict UTF-8). */
-int ifs_redfa_search(ifs_redfa *d, const char *s, size_t n);
+/* Whether the program matches somewhere in s (strict UTF-8): IFS_OK with
+** *matched 1 or 0; IFS_LIMIT when the state cache bound was reached (ask
+** another engine); IFS_NOMEM. */
+ifs_status ifs_redfa_search(ifs_redfa *d, const char *s, size_t n, int *matched);
 
 /* Test hook: scans with the byte loop only (0) or SIMD where the CPU has it. */
 void ifs_redfa_simd(ifs_redfa *d, int on);

@@ -25,14 +25,14 @@
 ** restarts at each one), counted, not timed (a clock is only the last
 ** resort), and each start position a cap; the heap limit bounds memory.
 ** Catastrophic backtracking and quadratic searches end in
-** IFS_REGEX_LIMIT (see search_budgeted).
+** IFS_LIMIT (see search_budgeted).
 ** Two PCRE2 10.42 optimizer bugs and one JIT bug are avoided (see
 ** workaround_opts here and emit_repeat in ifs_re_emit.c).
 **
 ** Not reproduced (see the report in tests/regex_diff.py's residuals):
 ** \N{NAME} (Python's name table is ~230 KB even compressed: rejected as
 ** invalid), CPython 3.11.2's own possessive-repeat capture bugs, repeats
-** whose PCRE2 code exceeds its 64 KiB limit (IFS_REGEX_LIMIT unless the
+** whose PCRE2 code exceeds its 64 KiB limit (IFS_LIMIT unless the
 ** subject is shorter than the pattern's minimum length).
 **
 ** Entry points: ifs_regex.h.
@@ -92,12 +92,12 @@ static const uint32_t MAP_BASES[] = {
 /* Parses and translates (appending to out); lead, when given, gets
 ** the test of a leading X* (see ifs_re_emit); *dfa, when asked, the
 ** pattern's DFA if it has one. */
-static int translate(const char *pat, size_t pn, uint32_t map_base, ifs_buf *out,
-                     uint64_t *minwidth, ifs_buf *lead, ifs_redfa **dfa) {
+static ifs_status translate(const char *pat, size_t pn, uint32_t map_base, ifs_buf *out,
+                            uint64_t *minwidth, ifs_buf *lead, ifs_redfa **dfa) {
   ifs_arena arena;
   ifs_arena_init(&arena);
   parser p;
-  int rc = IFS_OK;
+  ifs_status rc = IFS_OK;
   uint32_t *cps = ifs_malloc((pn ? pn : 1) * sizeof *cps);
   if (!cps) { ifs_arena_free(&arena); return IFS_NOMEM; }
   size_t n = 0;
@@ -118,9 +118,8 @@ done:
   return rc;
 }
 
-/* The translation for subjects without surrogates.  IFS_TOOBIG when the
-** PCRE2 text would exceed MAX_OUT (search answers IFS_REGEX_LIMIT). */
-int ifs_regex_translate(const char *pat, size_t pn, ifs_buf *out, uint32_t *opts) {
+/* The translation for subjects without surrogates. */
+ifs_status ifs_regex_translate(const char *pat, size_t pn, ifs_buf *out, uint32_t *opts) {
   if (opts) *opts = 0;
   return translate(pat, pn, 0, out, NULL, NULL, NULL);
 }
@@ -141,7 +140,7 @@ int ifs_regex_translate(const char *pat, size_t pn, ifs_buf *out, uint32_t *opts
 **     BUDGET_BASE + BUDGET_PER_BYTE x subject bytes
 ** steps (and each character a case-insensitive back-reference compares is
 ** one step); when the next attempt could overrun it, the answer is
-** IFS_REGEX_LIMIT.  It is counted work, not time: the same input gets the
+** IFS_LIMIT.  It is counted work, not time: the same input gets the
 ** same answer on a fast or a loaded machine (with the same engine, JIT or
 ** interpreter); a clock is only the last resort (SEARCH_SECONDS).  How the
 ** steps are handed out: see search_budgeted.  Ordinary patterns take 1 to
@@ -186,7 +185,7 @@ typedef struct centry {
   size_t kn;
   uint64_t hash;
   uint32_t map_base;    /* translation for subjects with surrogates there */
-  int status;           /* IFS_REGEX_INVALID / _LIMIT, or 0 with code */
+  ifs_status status;    /* IFS_INVALID or IFS_LIMIT, or IFS_OK with code */
   uint64_t minwidth;    /* Python's minimum match length, in characters */
   pcre2_code *code;
   pcre2_code *probe;    /* the same after (?C255), compiled when first needed */
@@ -385,16 +384,16 @@ static centry *cache_fill(ifs_regex_cache *c, const char *pat, size_t pn,
   uint64_t minwidth = 0;
   ifs_buf_clear(&c->pat);
   ifs_redfa *dfa = NULL;
-  int rc = translate(pat, pn, map_base, &c->pat, &minwidth, NULL, &dfa);
+  ifs_status rc = translate(pat, pn, map_base, &c->pat, &minwidth, NULL, &dfa);
   if (c->pat.oom) rc = IFS_NOMEM;
   if (rc == IFS_NOMEM) { ifs_redfa_free(dfa); ifs_free(key); return NULL; }
-  int status = rc == IFS_INVALID ? IFS_REGEX_INVALID : rc ? IFS_REGEX_LIMIT : 0;
+  ifs_status status = rc;   /* IFS_OK, IFS_INVALID or IFS_LIMIT */
   pcre2_code *code = NULL;
   if (!status) {
     int err;
     code = compile_pat(c, 0, dfa != NULL, &err);
     if (!code && err == PCRE2_ERROR_HEAP_FAILED) { ifs_redfa_free(dfa); ifs_free(key); return NULL; }
-    if (!code) status = IFS_REGEX_LIMIT;   /* beyond PCRE2's sizes: see the report */
+    if (!code) status = IFS_LIMIT;   /* beyond PCRE2's sizes: see the report */
   }
   if (status) { ifs_redfa_free(dfa); dfa = NULL; }
   slot->minwidth = minwidth;
@@ -455,7 +454,7 @@ static uint32_t subject_map_base(const char *s, size_t n) {
 }
 
 /* Surrogates (and stray bytes, read as U+DC00+byte) to base+k. */
-static int remap_subject(ifs_buf *out, const char *s, size_t n, uint32_t base) {
+static ifs_status remap_subject(ifs_buf *out, const char *s, size_t n, uint32_t base) {
   ifs_buf_clear(out);
   if (ifs_buf_reserve(out, n + n / 2 + 8)) return IFS_NOMEM;
   for (size_t i = 0; i < n;) {
@@ -687,46 +686,47 @@ static int search_budgeted(ifs_regex_cache *c, centry *e, const char *s, size_t 
   return probe_code(c, e, &rc) ? probe_pass(c, e, s, n, steps, posmax) : rc;
 }
 
-static int search(ifs_regex_cache *c, const char *pat, size_t pn,
-                  const char *subj, size_t sn, uint32_t map_base);
+static ifs_status search(ifs_regex_cache *c, const char *pat, size_t pn,
+                         const char *subj, size_t sn, uint32_t map_base, int *matched);
 
 void ifs_regex_use_dfa(ifs_regex_cache *c, int on) { c->use_dfa = on != 0; }
 
-int ifs_regex_has_dfa(ifs_regex_cache *c, const char *pat, size_t pn) {
+ifs_status ifs_regex_has_dfa(ifs_regex_cache *c, const char *pat, size_t pn, int *has) {
   centry *e = cache_get(c, pat, pn, 0);
-  return e ? e->dfa != NULL : -1;
+  if (!e) return IFS_NOMEM;
+  *has = e->dfa != NULL;
+  return IFS_OK;
 }
 
-int ifs_regex_search(ifs_regex_cache *c, const char *pat, size_t pn,
-                     const char *subj, size_t sn) {
-  return search(c, pat, pn, subj, sn, subject_map_base(subj, sn));
+ifs_status ifs_regex_search(ifs_regex_cache *c, const char *pat, size_t pn,
+                            const char *subj, size_t sn, int *matched) {
+  return search(c, pat, pn, subj, sn, subject_map_base(subj, sn), matched);
 }
 
-int ifs_regex_search_utf8(ifs_regex_cache *c, const char *pat, size_t pn,
-                          const char *subj, size_t sn) {
-  return search(c, pat, pn, subj, sn, 0);   /* strict UTF-8: nothing to map */
+ifs_status ifs_regex_search_utf8(ifs_regex_cache *c, const char *pat, size_t pn,
+                                 const char *subj, size_t sn, int *matched) {
+  return search(c, pat, pn, subj, sn, 0, matched);   /* strict UTF-8: nothing to map */
 }
 
-static int search(ifs_regex_cache *c, const char *pat, size_t pn,
-                  const char *subj, size_t sn, uint32_t map_base) {
+static ifs_status search(ifs_regex_cache *c, const char *pat, size_t pn,
+                         const char *subj, size_t sn, uint32_t map_base, int *matched) {
   centry *e = cache_get(c, pat, pn, map_base);
-  if (!e) return IFS_REGEX_NOMEM;
-  if (e->status == IFS_REGEX_LIMIT && e->minwidth > sn) return IFS_REGEX_NOMATCH;
-  if (e->status == IFS_REGEX_LIMIT && e->minwidth > ifs_count_chars(subj, sn))
-    return IFS_REGEX_NOMATCH;   /* PCRE2 could not hold it, but too short */
+  if (!e) return IFS_NOMEM;
+  *matched = 0;
+  if (e->status == IFS_LIMIT && e->minwidth > sn) return IFS_OK;
+  if (e->status == IFS_LIMIT && e->minwidth > ifs_count_chars(subj, sn))
+    return IFS_OK;      /* PCRE2 could not hold it, but too short: no match */
   if (e->status) return e->status;
   if (e->dfa && c->use_dfa) {
-    int rd = ifs_redfa_search(e->dfa, subj, sn);
-    if (rd == IFS_REDFA_MATCH) return IFS_REGEX_MATCH;
-    if (rd == IFS_REDFA_NOMATCH) return IFS_REGEX_NOMATCH;
-    if (rd == IFS_REDFA_NOMEM) return IFS_REGEX_NOMEM;
-  }                     /* IFS_REDFA_GAVEUP: PCRE2 answers */
+    ifs_status rd = ifs_redfa_search(e->dfa, subj, sn, matched);
+    if (rd != IFS_LIMIT) return rd;
+  }                     /* IFS_LIMIT: the DFA gave up, PCRE2 answers */
   if (e->jit_later) {
     jit_compile(e->code);
     e->jit_later = 0;
   }
   if (map_base) {
-    if (remap_subject(&c->subj, subj, sn, map_base)) return IFS_REGEX_NOMEM;
+    if (remap_subject(&c->subj, subj, sn, map_base)) return IFS_NOMEM;
     subj = c->subj.p;
     sn = c->subj.len;
   }
@@ -740,8 +740,8 @@ static int search(ifs_regex_cache *c, const char *pat, size_t pn,
   c->st.expect_end = 0;
   int rc = search_budgeted(c, e, subj, sn);
   if (map_base && c->subj.cap > ((size_t)1 << 20)) ifs_buf_free(&c->subj);
-  if (rc >= 0) return IFS_REGEX_MATCH;
-  if (rc == PCRE2_ERROR_NOMATCH) return IFS_REGEX_NOMATCH;
-  if (rc == PCRE2_ERROR_NOMEMORY) return IFS_REGEX_NOMEM;
-  return IFS_REGEX_LIMIT;
+  *matched = rc >= 0;
+  if (rc >= 0 || rc == PCRE2_ERROR_NOMATCH) return IFS_OK;
+  if (rc == PCRE2_ERROR_NOMEMORY) return IFS_NOMEM;
+  return IFS_LIMIT;
 }

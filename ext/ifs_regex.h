@@ -6,20 +6,12 @@
 ** available, and cached per connection (an LRU keyed by pattern text).
 ** Match data and JIT stack live in the cache and are reused.  A budget of
 ** match steps for the whole search (all start positions together; counted,
-** not timed) turns catastrophic backtracking into IFS_REGEX_LIMIT.
+** not timed) turns catastrophic backtracking into IFS_LIMIT.
 */
 #ifndef IFS_REGEX_H
 #define IFS_REGEX_H
 
 #include "ifs_common.h"
-
-enum {
-  IFS_REGEX_NOMATCH = 0,
-  IFS_REGEX_MATCH = 1,
-  IFS_REGEX_INVALID = 2,   /* Python's re would raise on this pattern */
-  IFS_REGEX_LIMIT = 3,     /* match budget exceeded (or PCRE2's sizes) */
-  IFS_REGEX_NOMEM = 4
-};
 
 typedef struct ifs_regex_cache ifs_regex_cache;
 
@@ -27,28 +19,31 @@ typedef struct ifs_regex_cache ifs_regex_cache;
 ifs_regex_cache *ifs_regex_cache_new(void);
 void ifs_regex_cache_free(ifs_regex_cache *c);
 
-/* re.search(pattern, subject) is not None; both in internal UTF-8. */
-int ifs_regex_search(ifs_regex_cache *c, const char *pat, size_t pn,
-                     const char *subj, size_t sn);
+/* Whether re.search(pattern, subject) is not None, in *matched; both in
+** internal UTF-8.  IFS_OK; IFS_INVALID when Python's re would raise on
+** the pattern; IFS_LIMIT when the match budget ran out or the pattern's
+** PCRE2 form is beyond PCRE2's sizes; IFS_NOMEM. */
+ifs_status ifs_regex_search(ifs_regex_cache *c, const char *pat, size_t pn,
+                            const char *subj, size_t sn, int *matched);
 
 /* The same for a subject the caller has already found to be strict UTF-8
 ** (ifs_utf8_is_valid), which spares a pass over it. */
-int ifs_regex_search_utf8(ifs_regex_cache *c, const char *pat, size_t pn,
-                          const char *subj, size_t sn);
+ifs_status ifs_regex_search_utf8(ifs_regex_cache *c, const char *pat, size_t pn,
+                                 const char *subj, size_t sn, int *matched);
 
 /* Test hook: regular patterns are answered by a DFA first (on, the
 ** default; see ifs_redfa.h) or by PCRE2 alone (off). */
 void ifs_regex_use_dfa(ifs_regex_cache *c, int on);
 
-/* Test hook: 1 when the pattern (valid, for strict UTF-8 subjects) has a
-** DFA, 0 when PCRE2 alone answers it, -1 on out-of-memory. */
-int ifs_regex_has_dfa(ifs_regex_cache *c, const char *pat, size_t pn);
+/* Test hook: *has = 1 when the pattern (valid, for strict UTF-8 subjects)
+** has a DFA, 0 when PCRE2 alone answers it.  IFS_OK or IFS_NOMEM. */
+ifs_status ifs_regex_has_dfa(ifs_regex_cache *c, const char *pat, size_t pn, int *has);
 
 /* The translation alone: PCRE2 pattern text appended to out, options
 ** (PCRE2_* compile flags beyond the fixed ones; today always 0) stored in
-** *opts.  IFS_OK, IFS_INVALID (Python raises), IFS_TOOBIG (a translation
+** *opts.  IFS_OK, IFS_INVALID (Python raises), IFS_LIMIT (a translation
 ** over 16 MB) or IFS_NOMEM. */
-int ifs_regex_translate(const char *pat, size_t pn, ifs_buf *out,
+ifs_status ifs_regex_translate(const char *pat, size_t pn, ifs_buf *out,
                         uint32_t *opts);
 
 #endif

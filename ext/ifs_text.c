@@ -133,7 +133,7 @@ static void escape_byte(unsigned char b, unsigned char out[3]) {
   out[2] = (unsigned char)(0x80 | (cp & 0x3F));
 }
 
-int ifs_to_internal(const char *s, size_t n, ifs_buf *out) {
+ifs_status ifs_to_internal(const char *s, size_t n, ifs_buf *out) {
   const unsigned char *u = (const unsigned char *)s;
   size_t i = 0, run = 0;
   if (ifs_buf_reserve(out, n)) return IFS_NOMEM;
@@ -164,7 +164,7 @@ int ifs_has_escaped_bytes(const char *s, size_t n) {
   return 0;
 }
 
-int ifs_to_external(const char *s, size_t n, ifs_buf *out) {
+ifs_status ifs_to_external(const char *s, size_t n, ifs_buf *out) {
   const unsigned char *u = (const unsigned char *)s;
   size_t i = 0, run = 0;
   if (ifs_buf_reserve(out, n)) return IFS_NOMEM;
@@ -666,7 +666,7 @@ static inline size_t put_utf8(unsigned char *d, uint32_t cp) {
   return 4;
 }
 
-int ifs_lower(const char *s, size_t n, ifs_buf *out) {
+ifs_status ifs_lower(const char *s, size_t n, ifs_buf *out) {
   const unsigned char *u = (const unsigned char *)s;
   /* No character's lowercase is more than 1.5 times its UTF-8 length
   ** (the generator's tables bear this out), so one reservation holds. */

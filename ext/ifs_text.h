@@ -40,13 +40,13 @@ void ifs_utf8_scan_level(const char *s, size_t n, ifs_scan *out, int level);
 void ifs_count_bytes(const char *s, size_t n, size_t *words, size_t *chars);
 
 /* Surrogateescape reading: appends the internal form of raw bytes to out. */
-int ifs_to_internal(const char *s, size_t n, ifs_buf *out);
+ifs_status ifs_to_internal(const char *s, size_t n, ifs_buf *out);
 
 /* 1 when internal text holds U+DC80..U+DCFF (so external form differs). */
 int ifs_has_escaped_bytes(const char *s, size_t n);
 
 /* Internal -> external bytes (U+DC80..U+DCFF back to the raw byte). */
-int ifs_to_external(const char *s, size_t n, ifs_buf *out);
+ifs_status ifs_to_external(const char *s, size_t n, ifs_buf *out);
 
 /* Decodes one code point of internal UTF-8 at s[*i], advancing *i.
 ** Internal text is well formed by construction; a stray byte decodes as
@@ -70,7 +70,7 @@ size_t ifs_count_chars(const char *s, size_t n);
 void ifs_strip(const char *s, size_t n, size_t *start, size_t *end);
 
 /* Appends s.lower() (full mapping, final sigma) to out. */
-int ifs_lower(const char *s, size_t n, ifs_buf *out);
+ifs_status ifs_lower(const char *s, size_t n, ifs_buf *out);
 
 /* The lowercase of one code point when it is one code point: every cp but
 ** U+0130 (whose lowercase is "i" U+0307); for U+03A3 the non-final sigma. */

@@ -276,9 +276,9 @@ static void fn_is_json(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   size_t n, a, b;
   if (helper_arg(ctx, argv[0], &s, &n) || !s) return;
   ifs_strip_fences(s, n, &a, &b);
-  int valid = ifs_json_valid(s + a, b - a);
-  if (valid < 0) sqlite3_result_error_nomem(ctx);
-  else sqlite3_result_int(ctx, valid);
+  ifs_status rc = ifs_json_valid(s + a, b - a);
+  if (rc == IFS_NOMEM) sqlite3_result_error_nomem(ctx);
+  else sqlite3_result_int(ctx, rc == IFS_OK);
 }
 
 /* 1 match, 0 none, NULL for a pattern Python rejects or one that exceeds
@@ -296,10 +296,11 @@ static void fn_search(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (!s || !p) return;
   /* arg_internal hands back SQLite's own text only when it is strict UTF-8 */
   ifs_regex_cache *rc = ifs_evaluator_regex(c->ev);
-  int m = s != c->in_a.p ? ifs_regex_search_utf8(rc, p, pn, s, sn)
-                         : ifs_regex_search(rc, p, pn, s, sn);
-  if (m == IFS_REGEX_NOMEM) sqlite3_result_error_nomem(ctx);
-  else if (m == IFS_REGEX_MATCH || m == IFS_REGEX_NOMATCH) sqlite3_result_int(ctx, m);
+  int matched;
+  ifs_status st = s != c->in_a.p ? ifs_regex_search_utf8(rc, p, pn, s, sn, &matched)
+                                 : ifs_regex_search(rc, p, pn, s, sn, &matched);
+  if (st == IFS_NOMEM) sqlite3_result_error_nomem(ctx);
+  else if (st == IFS_OK) sqlite3_result_int(ctx, matched);
 }
 
 /* ---- if_checks: one row per check --------------------------------- */

@@ -200,7 +200,8 @@ static const vcase valid_cases[] = {
 START_TEST(test_validity) {
   for (size_t k = 0; k < sizeof valid_cases / sizeof valid_cases[0]; k++) {
     const vcase *c = &valid_cases[k];
-    ck_assert_msg(ifs_json_valid(c->s, c->n) == c->valid, "valid([%.*s]) != %d",
+    ck_assert_msg(ifs_json_valid(c->s, c->n) == (c->valid ? IFS_OK : IFS_INVALID),
+                  "valid([%.*s]) != %d",
                   (int)c->n, c->s, c->valid);
     ifs_arena a;
     ifs_arena_init(&a);
@@ -456,7 +457,7 @@ END_TEST
 START_TEST(test_int_digit_limit) {
   size_t n;
   char *s = repeat("", "7", 4300, "", &n);
-  ck_assert_int_eq(ifs_json_valid(s, n), 1);
+  ck_assert_int_eq(ifs_json_valid(s, n), IFS_OK);
   ifs_arena a;
   ifs_arena_init(&a);
   ifs_jval *v;
@@ -467,24 +468,24 @@ START_TEST(test_int_digit_limit) {
   ifs_arena_free(&a);
   free(s);
   s = repeat("-", "7", 4300, "", &n);
-  ck_assert_int_eq(ifs_json_valid(s, n), 1);
+  ck_assert_int_eq(ifs_json_valid(s, n), IFS_OK);
   free(s);
   s = repeat("", "7", 4301, "", &n);
-  ck_assert_int_eq(ifs_json_valid(s, n), 0);
+  ck_assert_int_eq(ifs_json_valid(s, n), IFS_INVALID);
   check_parse(s, n, NULL);
   free(s);
   s = repeat("[-", "7", 4301, "]", &n);
-  ck_assert_int_eq(ifs_json_valid(s, n), 0);
+  ck_assert_int_eq(ifs_json_valid(s, n), IFS_INVALID);
   check_parse(s, n, NULL);
   free(s);
   s = repeat("{\"a\":", "1", 4301, "}", &n);
-  ck_assert_int_eq(ifs_json_valid(s, n), 0);
+  ck_assert_int_eq(ifs_json_valid(s, n), IFS_INVALID);
   free(s);
   s = repeat("", "7", 4301, ".0", &n);
-  ck_assert_int_eq(ifs_json_valid(s, n), 1);
+  ck_assert_int_eq(ifs_json_valid(s, n), IFS_OK);
   free(s);
   s = repeat("", "7", 4301, "e0", &n);
-  ck_assert_int_eq(ifs_json_valid(s, n), 1);
+  ck_assert_int_eq(ifs_json_valid(s, n), IFS_OK);
   free(s);
 }
 END_TEST
@@ -495,11 +496,11 @@ START_TEST(test_nul) {
   check_parse(nul_esc, sizeof nul_esc - 1, "[s:\"a\\x00b\"]");
   static const char nul_raw[] = "\"a\0b\"";
   check_parse(nul_raw, sizeof nul_raw - 1, NULL);
-  ck_assert_int_eq(ifs_json_valid(nul_raw, sizeof nul_raw - 1), 0);
+  ck_assert_int_eq(ifs_json_valid(nul_raw, sizeof nul_raw - 1), IFS_INVALID);
   static const char nul_after[] = "1\0";
-  ck_assert_int_eq(ifs_json_valid(nul_after, sizeof nul_after - 1), 0);
-  ck_assert_int_eq(ifs_json_valid("1", 1), 1);
-  ck_assert_int_eq(ifs_json_valid(NULL, 0), 0);
+  ck_assert_int_eq(ifs_json_valid(nul_after, sizeof nul_after - 1), IFS_INVALID);
+  ck_assert_int_eq(ifs_json_valid("1", 1), IFS_OK);
+  ck_assert_int_eq(ifs_json_valid(NULL, 0), IFS_INVALID);
 }
 END_TEST
 
@@ -613,7 +614,7 @@ END_TEST
 START_TEST(test_large_input) {
   size_t n;
   char *s = repeat("\"", "abcdefgh", 8u << 20, "\"", &n);
-  ck_assert_int_eq(ifs_json_valid(s, n), 1);
+  ck_assert_int_eq(ifs_json_valid(s, n), IFS_OK);
   ifs_arena a;
   ifs_arena_init(&a);
   ifs_jval *v;
@@ -621,12 +622,12 @@ START_TEST(test_large_input) {
   ck_assert_uint_eq(v->len, 64u << 20);
   ifs_arena_free(&a);
   s[n - 1] = ' ';
-  ck_assert_int_eq(ifs_json_valid(s, n), 0);
+  ck_assert_int_eq(ifs_json_valid(s, n), IFS_INVALID);
   free(s);
   s = repeat("[0", ",-1", 22u << 20, "]", &n);
-  ck_assert_int_eq(ifs_json_valid(s, n), 1);
+  ck_assert_int_eq(ifs_json_valid(s, n), IFS_OK);
   s[n - 1] = ',';
-  ck_assert_int_eq(ifs_json_valid(s, n), 0);
+  ck_assert_int_eq(ifs_json_valid(s, n), IFS_INVALID);
   free(s);
 }
 END_TEST
@@ -639,7 +640,7 @@ START_TEST(test_deep_nesting) {
   char *s = malloc(2 * depth + 16);
   memcpy(s, open, depth);
   memset(s + depth, ']', depth);
-  ck_assert_int_eq(ifs_json_valid(s, 2 * depth), 1);
+  ck_assert_int_eq(ifs_json_valid(s, 2 * depth), IFS_OK);
   ifs_arena a;
   ifs_arena_init(&a);
   ifs_jval *v;
@@ -650,12 +651,12 @@ START_TEST(test_deep_nesting) {
   ck_assert_uint_eq(d, depth - 1);
   ck_assert(w->type == IFS_JARR && w->count == 0);
   ifs_arena_free(&a);
-  ck_assert_int_eq(ifs_json_valid(s, 2 * depth - 1), 0);      /* one unclosed */
+  ck_assert_int_eq(ifs_json_valid(s, 2 * depth - 1), IFS_INVALID);      /* one unclosed */
   check_parse(s, 2 * depth - 1, NULL);
-  ck_assert_int_eq(ifs_json_valid(s, depth), 0);              /* all unclosed */
+  ck_assert_int_eq(ifs_json_valid(s, depth), IFS_INVALID);              /* all unclosed */
   check_parse(s, depth, NULL);
   s[depth] = '}';                                             /* mismatched */
-  ck_assert_int_eq(ifs_json_valid(s, 2 * depth), 0);
+  ck_assert_int_eq(ifs_json_valid(s, 2 * depth), IFS_INVALID);
   check_parse(s, 2 * depth, NULL);
   free(s);
   free(open);
@@ -665,15 +666,15 @@ START_TEST(test_deep_nesting) {
   s = malloc(n + n2 + 1);
   memcpy(s, objs, n);
   memcpy(s + n, closes, n2);
-  ck_assert_int_eq(ifs_json_valid(s, n + n2), 1);
+  ck_assert_int_eq(ifs_json_valid(s, n + n2), IFS_OK);
   ifs_arena_init(&a);
   ck_assert_int_eq(ifs_json_parse(s, n + n2, &a, &v), IFS_OK);
   for (d = 0, w = v; w->type == IFS_JOBJ; d++) w = ifs_json_get(w, "a", 1);
   ck_assert_uint_eq(d, depth);
   ck_assert(w->type == IFS_JINT && w->len == 1 && w->str[0] == '1');
   ifs_arena_free(&a);
-  ck_assert_int_eq(ifs_json_valid(s, n + n2 - 1), 0);
-  ck_assert_int_eq(ifs_json_valid(s, n), 0);
+  ck_assert_int_eq(ifs_json_valid(s, n + n2 - 1), IFS_INVALID);
+  ck_assert_int_eq(ifs_json_valid(s, n), IFS_INVALID);
   free(s);
   free(objs);
   free(closes);
@@ -748,10 +749,10 @@ START_TEST(test_nomem) {
   memset(deep + n, ']', n);
   for (long k = 1;; k++) {   /* validation grows its bit stack past 4096 */
     ifs_test_fail_nth(k);
-    int r = ifs_json_valid(deep, 2 * n);
+    ifs_status r = ifs_json_valid(deep, 2 * n);
     ifs_test_fail_nth(0);
-    if (r == 1) break;
-    ck_assert_int_eq(r, -1);
+    if (r == IFS_OK) break;
+    ck_assert_int_eq(r, IFS_NOMEM);
   }
   ifs_arena a;
   for (long k = 1;; k++) {

@@ -2,7 +2,7 @@
 ** fuzz_json.c — libFuzzer target for the JSON reader (ext/ifs_json.c).
 **
 ** On the internal form of the input:
-**   ifs_json_parse() succeeds exactly when ifs_json_valid() says 1;
+**   ifs_json_parse() succeeds exactly when ifs_json_valid() says IFS_OK;
 **   both agree with an independent validator written here from the
 **   json.loads rules of docs/spec.md (iterative, so any depth);
 **   the parsed tree is sane: INT literals are -?digits, strings are
@@ -216,12 +216,13 @@ static void check_span(const char *s, size_t n, ifs_buf *tmp) {
   ifs_arena a;
   ifs_arena_init(&a);
   ifs_jval *root = NULL;
-  int rc = ifs_json_parse(s, n, &a, &root);
-  int valid = ifs_json_valid(s, n);
+  ifs_status rc = ifs_json_parse(s, n, &a, &root);
+  ifs_status vrc = ifs_json_valid(s, n);
   int ref = reference_valid((const unsigned char *)s, n);
   fuzz_assert(rc == IFS_OK || rc == IFS_INVALID);
-  fuzz_assert(valid == 0 || valid == 1);
-  fuzz_assert((rc == IFS_OK) == (valid == 1));
+  fuzz_assert(vrc == IFS_OK || vrc == IFS_INVALID);
+  fuzz_assert(rc == vrc);
+  int valid = vrc == IFS_OK;
   if (ref >= 0 && ref != valid) {
     fprintf(stderr, "ifs_json_valid=%d, reference=%d on %zu bytes\n", valid, ref, n);
     fuzz_fail("JSON validity differs from the reference rules");

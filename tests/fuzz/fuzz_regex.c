@@ -4,10 +4,10 @@
 **
 ** Input: PATTERN FUZZ_SEP SUBJECT (no separator: the pattern is matched
 ** against itself).  Both go to internal form.  Invariants:
-**   ifs_regex_translate() returns OK, INVALID or TOOBIG; a translation it
+**   ifs_regex_translate() returns OK, INVALID or LIMIT; a translation it
 **   returns OK for compiles in PCRE2 with the extension's options, or fails
 **   only for a size reason (anything else is a translator bug);
-**   ifs_regex_search() is INVALID exactly when the translation is;
+**   search() is INVALID exactly when the translation is;
 **   the answer is the same from a fresh cache and from a warm one;
 **   a literal pattern (an escaped substring of the subject) always matches
 **   (also when the subject holds escaped bytes and U+10F800..U+10FFFF);
@@ -39,7 +39,7 @@ static void check_translation(const char *pat, size_t pn, int *tr) {
   ifs_buf_init(&out);
   uint32_t opts = 0;
   *tr = ifs_regex_translate(pat, pn, &out, &opts);
-  fuzz_assert(*tr == IFS_OK || *tr == IFS_INVALID || *tr == IFS_TOOBIG);
+  fuzz_assert(*tr == IFS_OK || *tr == IFS_INVALID || *tr == IFS_LIMIT);
   if (*tr == IFS_OK) {
     pcre2_compile_context *cc = pcre2_compile_context_create(NULL);
     fuzz_assert(cc);
@@ -61,6 +61,19 @@ static void check_translation(const char *pat, size_t pn, int *tr) {
     pcre2_compile_context_free(cc);
   }
   ifs_buf_free(&out);
+}
+
+/* A search's outcome as one value: 0 no match, 1 match, or R_INVALID /
+** R_LIMIT (memory does not run out here). */
+enum { R_INVALID = 10 + IFS_INVALID, R_LIMIT = 10 + IFS_LIMIT };
+
+static int search(ifs_regex_cache *c, const char *pat, size_t pn, const char *s, size_t sn) {
+  int matched = -1;
+  ifs_status st = ifs_regex_search(c, pat, pn, s, sn, &matched);
+  fuzz_assert(st == IFS_OK || st == IFS_INVALID || st == IFS_LIMIT);
+  if (st != IFS_OK) return 10 + (int)st;
+  fuzz_assert(matched == 0 || matched == 1);
+  return matched;
 }
 
 /* Python's re.escape for the characters that need it (ASCII non-alnum). */
@@ -101,22 +114,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
   ifs_regex_cache *warm = ifs_regex_cache_new();
   fuzz_assert(warm);
-  int r1 = ifs_regex_search(warm, pat.p, pat.len, subj.p, subj.len);
-  fuzz_assert(r1 >= IFS_REGEX_NOMATCH && r1 <= IFS_REGEX_LIMIT);
-  fuzz_assert((r1 == IFS_REGEX_INVALID) == (tr == IFS_INVALID));
-  int r2 = ifs_regex_search(warm, pat.p, pat.len, subj.p, subj.len);
+  int r1 = search(warm, pat.p, pat.len, subj.p, subj.len);
+  fuzz_assert((r1 == R_INVALID) == (tr == IFS_INVALID));
+  int r2 = search(warm, pat.p, pat.len, subj.p, subj.len);
   fuzz_assert(r1 == r2);
   /* the pattern against itself, then the first query again (the cache
   ** may now hold a second, remapped translation) */
-  (void)ifs_regex_search(warm, pat.p, pat.len, pat.p, pat.len);
-  fuzz_assert(ifs_regex_search(warm, pat.p, pat.len, subj.p, subj.len) == r1);
+  (void)search(warm, pat.p, pat.len, pat.p, pat.len);
+  fuzz_assert(search(warm, pat.p, pat.len, subj.p, subj.len) == r1);
 
   /* the DFA against PCRE2 alone */
   ifs_regex_cache *plain = ifs_regex_cache_new();
   fuzz_assert(plain);
   ifs_regex_use_dfa(plain, 0);
-  int rp = ifs_regex_search(plain, pat.p, pat.len, subj.p, subj.len);
-  if (rp != IFS_REGEX_LIMIT && rp != r1) {
+  int rp = search(plain, pat.p, pat.len, subj.p, subj.len);
+  if (rp != R_LIMIT && rp != r1) {
     fprintf(stderr, "dfa %d, pcre2 alone %d\n", r1, rp);
     fuzz_fail("the DFA and PCRE2 disagree");
   }
@@ -125,9 +137,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   unsigned reps = size ? 2 + data[size / 2] % 64 : 2;
   for (unsigned k = 0; k < reps && longer.len < 8192; k++)
     fuzz_assert(ifs_buf_append(&longer, subj.p, subj.len) == IFS_OK);
-  int lw = ifs_regex_search(warm, pat.p, pat.len, longer.p ? longer.p : "", longer.len);
-  int lp = ifs_regex_search(plain, pat.p, pat.len, longer.p ? longer.p : "", longer.len);
-  if (lp != IFS_REGEX_LIMIT && lp != lw) {
+  int lw = search(warm, pat.p, pat.len, longer.p ? longer.p : "", longer.len);
+  int lp = search(plain, pat.p, pat.len, longer.p ? longer.p : "", longer.len);
+  if (lp != R_LIMIT && lp != lw) {
     fprintf(stderr, "repeated subject: dfa %d, pcre2 alone %d\n", lw, lp);
     fuzz_fail("the DFA and PCRE2 disagree");
   }
@@ -138,8 +150,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   unsigned seed = size ? data[0] | (unsigned)data[size - 1] << 8 : 0;
   pick_substring(subj.p, subj.len, seed, &a, &b);
   escape_literal(subj.p + a, b - a, &lit);
-  int rl = ifs_regex_search(warm, lit.p ? lit.p : "", lit.len, subj.p, subj.len);
-  if (rl != IFS_REGEX_MATCH) {
+  int rl = search(warm, lit.p ? lit.p : "", lit.len, subj.p, subj.len);
+  if (rl != 1) {
     fprintf(stderr, "literal [%.*s] gave %d\n", (int)lit.len, lit.p, rl);
     fuzz_fail("an escaped substring of the subject does not match it");
   }
