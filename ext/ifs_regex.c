@@ -119,8 +119,7 @@ done:
 }
 
 /* The translation for subjects without surrogates. */
-ifs_status ifs_regex_translate(const char *pat, size_t pn, ifs_buf *out, uint32_t *opts) {
-  if (opts) *opts = 0;
+ifs_status ifs_regex_translate(const char *pat, size_t pn, ifs_buf *out) {
   return translate(pat, pn, 0, out, NULL, NULL, NULL);
 }
 

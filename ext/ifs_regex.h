@@ -39,11 +39,10 @@ void ifs_regex_use_dfa(ifs_regex_cache *c, int on);
 ** has a DFA, 0 when PCRE2 alone answers it.  IFS_OK or IFS_NOMEM. */
 ifs_status ifs_regex_has_dfa(ifs_regex_cache *c, const char *pat, size_t pn, int *has);
 
-/* The translation alone: PCRE2 pattern text appended to out, options
-** (PCRE2_* compile flags beyond the fixed ones; today always 0) stored in
-** *opts.  IFS_OK, IFS_INVALID (Python raises), IFS_LIMIT (a translation
+/* The translation alone, for subjects without surrogates: the PCRE2
+** pattern text (compiled with the fixed options of ifs_regex.c) appended
+** to out.  IFS_OK, IFS_INVALID (Python raises), IFS_LIMIT (a translation
 ** over 16 MB) or IFS_NOMEM. */
-ifs_status ifs_regex_translate(const char *pat, size_t pn, ifs_buf *out,
-                        uint32_t *opts);
+ifs_status ifs_regex_translate(const char *pat, size_t pn, ifs_buf *out);
 
 #endif

@@ -37,8 +37,7 @@ static int size_error(int err) {
 static void check_translation(const char *pat, size_t pn, int *tr) {
   ifs_buf out;
   ifs_buf_init(&out);
-  uint32_t opts = 0;
-  *tr = ifs_regex_translate(pat, pn, &out, &opts);
+  *tr = ifs_regex_translate(pat, pn, &out);
   fuzz_assert(*tr == IFS_OK || *tr == IFS_INVALID || *tr == IFS_LIMIT);
   if (*tr == IFS_OK) {
     pcre2_compile_context *cc = pcre2_compile_context_create(NULL);
@@ -49,7 +48,7 @@ static void check_translation(const char *pat, size_t pn, int *tr) {
     int err = 0;
     PCRE2_SIZE off = 0;
     pcre2_code *code = pcre2_compile((PCRE2_SPTR)(out.p ? out.p : ""), out.len,
-                                     EXT_COMPILE_OPTS | opts, &err, &off, cc);
+                                     EXT_COMPILE_OPTS, &err, &off, cc);
     if (!code && !size_error(err)) {
       PCRE2_UCHAR msg[256];
       pcre2_get_error_message(err, msg, sizeof msg);
