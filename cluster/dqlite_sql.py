@@ -12,23 +12,38 @@ script's statements with the comments taken out, each starting its piece, joined
 by '; ' (statement ends are found as SQLite finds them, sqlite3_complete).
 
 Dot-commands that only shape the CLI's output or its reaction to errors (.bail,
-.headers, .mode, .print, ...) are left out: the dqlite shell stops at the first
-error anyway and has one output format. Any other dot-command (.load, .read,
-.parameter, ...) changes what the script does: it is an error, as is a statement
-with a ';' of its own (a string or a trigger body), which the shell would cut in
-two. Errors name the file and line and exit with status 1.
+.headers, .mode, .print, .once, ...) are left out: the dqlite shell stops at the
+first error anyway and has one output format, on standard output. Any other
+dot-command (.load, .read, .parameter, ...) changes what the script does: it is
+an error. A string with a ';' is written as an expression without one,
+('a' || char(59) || 'b'); a ';' in a quoted name or a trigger body, which the
+shell would cut in two, is an error.
+
+BEGIN, COMMIT and END cannot go through: the shell already runs each piece in a
+transaction, where they fail. They are an error unless --drop-transactions is
+given; then they are left out, and the statements between them are applied one
+by one, each in its own transaction (a script that stops midway keeps what it
+did so far). ROLLBACK, SAVEPOINT and RELEASE are always an error.
+
+Errors name the file and line and exit with status 1.
 """
 import sqlite3
 import sys
 import urllib.parse
 
-USAGE = """usage: dqlite_sql.py SCRIPT.sql ...     the script as one command (- reads stdin)
-       dqlite_sql.py --copy DB TABLE ...  every row of the tables of a local SQLite
-                                          database as INSERT commands, one a line"""
+USAGE = """usage: dqlite_sql.py [--drop-transactions] SCRIPT.sql ...
+                      the script as one command for the dqlite shell (- reads stdin)
+       dqlite_sql.py --copy DB TABLE ...
+                      every row of the tables of a local SQLite database as INSERT
+                      commands for the dqlite shell, one a line"""
 
 # Dot-commands with no effect on the database: safe to drop.
 OUTPUT_ONLY = {".bail", ".changes", ".echo", ".headers", ".mode", ".nullvalue",
-               ".print", ".separator", ".timer", ".width"}
+               ".once", ".output", ".print", ".separator", ".timer", ".width"}
+# Transaction control, which the shell's own transaction around each piece
+# rules out: dropped with --drop-transactions, or never possible.
+DROPPABLE = {"BEGIN", "COMMIT", "END"}
+IMPOSSIBLE = {"ROLLBACK", "SAVEPOINT", "RELEASE"}
 
 # One argument of a command line: Linux takes at most 128 KiB (with its NUL).
 MAX_ARG = 131072 - 1
@@ -38,7 +53,7 @@ class ScriptError(Exception):
     pass
 
 
-def statements(text, name):
+def statements(text, name, drop_transactions=False):
     """The complete statements of a sqlite3 CLI script, comments removed."""
     out = []
     stmt = []          # the current statement's text, comments left out
@@ -94,11 +109,11 @@ def statements(text, name):
                     continue
                 break
             quoted = text[i:j + 1]
-            if ";" in quoted:
-                raise ScriptError(f"{name}:{line}: a ';' inside {quoted[:40]!r}: the dqlite "
-                                  "shell would cut the statement there")
             line += quoted.count("\n")
-            stmt.append(quoted)
+            if ";" in quoted and c != "'":
+                raise ScriptError(f"{name}:{line}: a ';' inside the name {quoted[:40]}: "
+                                  "the dqlite shell would cut the statement there")
+            stmt.append(without_semicolons(quoted))
             raw.append(quoted)
             i = j + 1
             continue
@@ -110,14 +125,39 @@ def statements(text, name):
             if ";" in body:
                 raise ScriptError(f"{name}:{start_line}: a statement with a ';' of its own "
                                   "(a trigger body): the dqlite shell would cut it there")
-            if body:
+            if body and keep(body, f"{name}:{start_line}", drop_transactions):
                 out.append(body)
             stmt, raw = [], []
     if not blank():     # a last statement without ';', as the sqlite3 CLI allows
         if not sqlite3.complete_statement("".join(raw) + "\n;"):
             raise ScriptError(f"{name}:{start_line}: incomplete statement at the end")
-        out.append("".join(stmt).strip())
+        body = "".join(stmt).strip()
+        if keep(body, f"{name}:{start_line}", drop_transactions):
+            out.append(body)
     return out
+
+
+def without_semicolons(quoted):
+    """A string literal with a ';' as an expression without one:
+    'a;b' -> ('a' || char(59) || 'b'). Valid wherever an expression is (a
+    column DEFAULT included), the same text; a literal used as a name is not
+    an expression, and SQLite then reports a syntax error."""
+    if not quoted.startswith("'") or ";" not in quoted:
+        return quoted
+    parts = quoted[1:-1].split(";")     # a doubled '' never holds a ';'
+    return "(" + " || char(59) || ".join(f"'{p}'" for p in parts) + ")"
+
+
+def keep(body, where, drop_transactions):
+    """False for a transaction statement to leave out; raises for one that
+    cannot go through the shell."""
+    verb = body.split(None, 1)[0].upper()
+    if verb in IMPOSSIBLE or verb in DROPPABLE and not drop_transactions:
+        hint = " (--drop-transactions runs the statements one by one)" \
+            if verb in DROPPABLE else ""
+        raise ScriptError(f"{where}: {verb}: the dqlite shell runs each statement in a "
+                          f"transaction of its own{hint}")
+    return verb not in DROPPABLE
 
 
 def sql_ident(name):
@@ -166,14 +206,14 @@ def copy_commands(path, tables):
         db.close()
 
 
-def script_command(paths):
+def script_command(paths, drop_transactions):
     parts = []
     for path in paths:
         if path == "-":
-            parts += statements(sys.stdin.read(), "<stdin>")
+            parts += statements(sys.stdin.read(), "<stdin>", drop_transactions)
         else:
             with open(path, encoding="utf-8") as f:
-                parts += statements(f.read(), path)
+                parts += statements(f.read(), path, drop_transactions)
     command = "; ".join(parts)
     if len(command.encode()) > MAX_ARG:
         raise ScriptError(f"{len(command.encode())} bytes, more than one command-line "
@@ -182,14 +222,18 @@ def script_command(paths):
 
 
 def main(argv):
-    if len(argv) < 2 or argv[1] in ("-h", "--help") or argv[1:2] == ["--copy"] and len(argv) < 4:
+    if (len(argv) < 2 or argv[1] in ("-h", "--help")
+            or argv[1] == "--copy" and len(argv) < 4
+            or argv[1] == "--drop-transactions" and len(argv) < 3):
         print(USAGE, file=sys.stderr)
         return 2
     try:
         if argv[1] == "--copy":
             commands = list(copy_commands(argv[2], argv[3:]))
+        elif argv[1] == "--drop-transactions":
+            commands = script_command(argv[2:], True)
         else:
-            commands = script_command(argv[1:])
+            commands = script_command(argv[1:], False)
     except (OSError, ScriptError) as e:
         print(f"dqlite_sql.py: {e}", file=sys.stderr)
         return 1

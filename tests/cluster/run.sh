@@ -5,14 +5,16 @@
 #
 # Three ifscore-node processes on 127.0.0.1 (three free ports, nothing else is
 # ever addressed), the dqlite shell as the only client:
-#   1. the cluster forms: three voters;
+#   1. the cluster forms: three voters; the examples of docs/scaling-out.md
+#      marked for this test print what the page shows;
 #   2. sql/schema.sql runs through the shell (cluster/dqlite_sql.py);
-#   3. the fixtures' eval runs and tests/cluster/cases.sql, imported into a
-#      local database with sql/import.sql, are copied in (dqlite_sql.py --copy);
-#   4. sql/regrade.sql runs through the shell: every case's score, passed and
-#      reason must equal, exactly, those of the same regrade done locally by the
-#      sqlite3 CLI with build/ifscore.so, and the cases of cases.sql the values
-#      written below;
+#   3. the fixtures' eval runs and tests/cluster/eval_results_check.json,
+#      imported into a local database with sql/import.sql, are copied in
+#      (dqlite_sql.py --copy) and read back;
+#   4. sql/regrade.sql runs through the shell: every table must equal, byte for
+#      byte, that of the same regrade done locally by the sqlite3 CLI with
+#      build/ifscore.so, and the cases of eval_results_check.json have the
+#      values written below;
 #   5. the leader is killed with SIGKILL; another node must become leader with
 #      every score intact, answer if_score, and regrade again;
 #   6. the killed node starts again from its directory and must catch up: its
@@ -163,15 +165,10 @@ ok "the $marked cluster examples of $PAGE print what the page shows"
 
 # ---- schema and cases -------------------------------------------------------
 
-# What the cluster must hold, as text the shell and the sqlite3 CLI print alike
-# (quote() writes a real so that it reads back as the same double).
-SNAPSHOT="SELECT run_id || '|' || ord || '|' || id || '|' || quote(score) || '|' ||
-  quote(passed) || '|' || quote(reason) || '|' || quote(runner_score) || '|' ||
-  quote(agent_response) FROM cases ORDER BY run_id, ord"
-TABLES="SELECT type || ' ' || name FROM sqlite_master
-  WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name"
-
-# The local reference: schema, the fixtures' runs and cases.sql (sqlite3 CLI).
+# The local reference (sqlite3 CLI): the schema, the fixtures' runs and
+# tests/cluster/eval_results_check.json (a run whose cases carry their own
+# constraints, with scores the regrade must change, and ';' and a newline in a
+# response), imported by sql/import.sql; then a copy regraded by sql/regrade.sql.
 LOCAL=$WORK/local.db
 "$SQLITE" -bail "$LOCAL" <sql/schema.sql || fail "sql/schema.sql locally"
 for f in tests/fixtures/eval_results_*.json; do
@@ -179,14 +176,31 @@ for f in tests/fixtures/eval_results_*.json; do
     -cmd ".parameter set :dataset tests/fixtures/if_dataset.jsonl" \
     "$LOCAL" <sql/import.sql || fail "sql/import.sql $f locally"
 done
-"$SQLITE" -bail "$LOCAL" <tests/cluster/cases.sql || fail "tests/cluster/cases.sql locally"
-"$SQLITE" -bail "$LOCAL" "$SNAPSHOT" >"$WORK/imported.txt"
-"$SQLITE" -bail "$LOCAL" "$TABLES" >"$WORK/tables.txt"
+"$SQLITE" -bail -cmd ".parameter set :results tests/cluster/eval_results_check.json" \
+  "$LOCAL" <sql/import.sql 2>"$WORK/import-check.err" ||
+  { cat "$WORK/import-check.err"; fail "sql/import.sql tests/cluster/eval_results_check.json locally"; }
 cp "$LOCAL" "$WORK/regraded.db"
 "$SQLITE" -bail -cmd ".load build/ifscore" "$WORK/regraded.db" <sql/regrade.sql \
   >"$WORK/regrade-local.out" || fail "sql/regrade.sql locally"
-"$SQLITE" -bail "$WORK/regraded.db" "$SNAPSHOT" >"$WORK/expected.txt"
+
+# Every table as text the shell and the sqlite3 CLI print alike: one query per
+# table, one line per row, quote() on each column (it writes a real so that it
+# reads back as the same double), rows in text order.
+"$SQLITE" -bail "$LOCAL" "SELECT 'SELECT ''' || m.name || ': '' || ' ||
+    group_concat('quote(\"' || p.name || '\")', ' || ''|'' || ') ||
+    ' AS r FROM \"' || m.name || '\" ORDER BY r'
+  FROM sqlite_master AS m, pragma_table_info(m.name) AS p
+  WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'
+  GROUP BY m.name ORDER BY m.name" >"$WORK/table-queries.txt" || fail "listing the tables"
+every_table() {   # every_table DB-COMMAND...: each table's query, in turn
+  while IFS= read -r query; do "$@" "$query" || return 1; done <"$WORK/table-queries.txt"
+}
+every_table "$SQLITE" -bail "$LOCAL" >"$WORK/imported.txt"
+every_table "$SQLITE" -bail "$WORK/regraded.db" >"$WORK/expected.txt"
 cmp -s "$WORK/imported.txt" "$WORK/expected.txt" && fail "the regrade changes nothing: no test"
+TABLES="SELECT type || ' ' || name FROM sqlite_master
+  WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name"
+"$SQLITE" -bail "$LOCAL" "$TABLES" >"$WORK/tables.txt"
 
 same() {   # same WHAT EXPECTED-FILE ACTUAL-FILE
   cmp -s "$2" "$3" && return 0
@@ -201,19 +215,24 @@ same "the cluster's tables and views differ from sql/schema.sql's" \
   "$WORK/tables.txt" "$WORK/tables-cluster.txt"
 ok "sql/schema.sql runs through the dqlite shell: $(wc -l <"$WORK/tables.txt") tables, views and indexes"
 
-"$PYTHON" cluster/dqlite_sql.py --copy "$LOCAL" runs cases >"$WORK/copy.txt" ||
-  fail "dqlite_sql.py --copy"
-while IFS= read -r command; do
-  dq "$command" || fail "copying the cases through the dqlite shell"
-done <"$WORK/copy.txt"
-dq "$SNAPSHOT" >"$WORK/imported-cluster.txt" || fail "reading the cases back"
-same "the cases read back differ from those copied" "$WORK/imported.txt" "$WORK/imported-cluster.txt"
+copy_in() {   # the runs and cases of the local database, through the shell
+  "$PYTHON" cluster/dqlite_sql.py --copy "$LOCAL" runs cases >"$WORK/copy.txt" ||
+    fail "dqlite_sql.py --copy"
+  while IFS= read -r command; do
+    dq "$command" || fail "copying the cases through the dqlite shell"
+  done <"$WORK/copy.txt"
+}
+copy_in
+every_table dq >"$WORK/imported-cluster.txt" || fail "reading the tables back"
+same "the tables read back differ from those copied" "$WORK/imported.txt" "$WORK/imported-cluster.txt"
 ncases=$("$SQLITE" "$LOCAL" "SELECT count(*) FROM cases")
-ok "$ncases cases copied in, read back byte for byte"
+ok "$ncases cases of $("$SQLITE" "$LOCAL" "SELECT count(*) FROM runs") runs copied in, every table read back byte for byte"
 
 # ---- the regrade --------------------------------------------------------------
 
-# The cases of tests/cluster/cases.sql after a regrade: id|score|passed|reason.
+# The cases of tests/cluster/eval_results_check.json after a regrade:
+# id|score|passed|reason ('timeout', an empty response the runner did not
+# score, keeps what the runner wrote).
 cat >"$WORK/checked.txt" <<'EOF'
 paris|1.0|1|'all 2 constraints satisfied'
 recipe|0.5|1|'2/4 satisfied; failed: max_words<=3 (got 6); must_include ''fry'''
@@ -227,16 +246,17 @@ CHECKED="SELECT id || '|' || quote(score) || '|' || quote(passed) || '|' || quot
 
 regrade() {   # regrade NAME: sql/regrade.sql through the shell, then the checks
   dq "$REGRADE" >"$WORK/regrade-$1.out" || fail "sql/regrade.sql through the dqlite shell"
-  dq "$SNAPSHOT" >"$WORK/$1.txt" || fail "reading the regraded cases"
+  every_table dq >"$WORK/$1.txt" || fail "reading the regraded tables"
   same "the cluster's regrade differs from the local one" "$WORK/expected.txt" "$WORK/$1.txt"
   dq "$CHECKED" >"$WORK/checked-$1.txt" || fail "reading the checked cases"
   same "regraded cases: scores or reasons not the expected ones" \
     "$WORK/checked.txt" "$WORK/checked-$1.txt"
 }
 
-REGRADE=$("$PYTHON" cluster/dqlite_sql.py sql/regrade.sql) || fail "dqlite_sql.py sql/regrade.sql"
+REGRADE=$("$PYTHON" cluster/dqlite_sql.py --drop-transactions sql/regrade.sql) ||
+  fail "dqlite_sql.py sql/regrade.sql"
 regrade regraded
-ok "sql/regrade.sql through the cluster: all $ncases scores, passes and reasons equal the local regrade's, and the checked cases' exact values"
+ok "sql/regrade.sql through the cluster: every table equals the local regrade's (all $ncases scores, passes and reasons), and the checked cases have their exact values"
 
 # ---- the leader killed ------------------------------------------------------
 
@@ -255,7 +275,7 @@ new_leader_elected() {
 wait_for "a new leader" new_leader_elected
 ok "a new leader is elected: $new_leader"
 
-dq "$SNAPSHOT" >"$WORK/after-kill.txt" || fail "reading the cases from the new leader"
+every_table dq >"$WORK/after-kill.txt" || fail "reading the tables from the new leader"
 same "scores lost or changed with the old leader" "$WORK/expected.txt" "$WORK/after-kill.txt"
 answer=$(dq "SELECT if_score('Paris is the capital of France.', '{\"max_words\": 3}') || '|' ||
   if_reason('Paris is the capital of France.', '{\"max_words\": 3}')") || fail "if_score on the new leader"
@@ -263,12 +283,12 @@ answer=$(dq "SELECT if_score('Paris is the capital of France.', '{\"max_words\":
   fail "if_score on the new leader: got '$answer'"
 ok "every score intact on the new leader, which answers if_score"
 
-# Back to the runner's scores, then the regrade again: a write that needs the
-# functions, on the new leader, while node $killed is down.
-dq "UPDATE cases SET score = runner_score, passed = runner_passed, reason = runner_reason" ||
-  fail "resetting the scores"
-dq "$SNAPSHOT" >"$WORK/reset.txt" || fail "reading the reset cases"
-same "the reset did not give the imported cases" "$WORK/imported.txt" "$WORK/reset.txt"
+# The imported cases copied in again (back to the runner's scores), then the
+# regrade again: writes that need the functions, on the new leader, while
+# node $killed is down.
+copy_in
+dq "$CHECKED" >"$WORK/reset.txt" || fail "reading the reset cases"
+cmp -s "$WORK/checked.txt" "$WORK/reset.txt" && fail "the copy did not reset the scores"
 regrade regraded-again
 ok "sql/regrade.sql again through the new leader, same exact results"
 
@@ -286,7 +306,7 @@ caught_up() {   # node $killed's own copy (.dump of that node) holds everything
   rm -rf "$dump" && mkdir "$dump" || return 1
   (cd "$dump" && timeout "$CALL_TIMEOUT" dqlite -s "$SERVERS" runs ".dump $(addr_of "$killed") runs") \
     >/dev/null 2>&1 || return 1
-  "$SQLITE" "$dump/runs" "$SNAPSHOT" >"$WORK/caught-up.txt" 2>/dev/null &&
+  every_table "$SQLITE" "$dump/runs" >"$WORK/caught-up.txt" 2>/dev/null &&
     cmp -s "$WORK/expected.txt" "$WORK/caught-up.txt" &&
     "$SQLITE" "$dump/runs" "SELECT score || '|' || reason FROM after_restart" \
       >"$WORK/caught-up-2.txt" 2>/dev/null &&
