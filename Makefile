@@ -18,6 +18,7 @@ CHECK_LIBS   = $(shell pkg-config --libs check)
 
 CORE_SRC = ext/ifs_common.c ext/ifs_text.c ext/ifs_needle.c ext/ifs_json.c ext/ifs_pyval.c \
            ext/ifs_re_parse.c ext/ifs_re_charset.c ext/ifs_re_emit.c ext/ifs_re_nfa.c \
+           ext/ifs_unicode_names.c \
            ext/ifs_regex.c ext/ifs_redfa.c ext/ifs_eval.c
 CORE_OBJ = $(CORE_SRC:ext/%.c=build/obj/%.o)
 EXT_OBJ  = $(CORE_OBJ) build/obj/ifs_alloc_sqlite.o build/obj/ifscore.o

@@ -12,7 +12,8 @@
 ** reproduced as well: its recursion limit is a count of the frames
 ** Python would be using (frames_ok, PY_FRAME_BUDGET), so a pattern nested
 ** too deep is invalid here exactly when Python raises RecursionError.
-** \N{NAME} is rejected (Python's name table is not available in C).
+** \N{NAME} looks the name up as unicodedata.lookup does
+** (ifs_unicode_names.c, a table generated from Python).
 **
 ** Entry points: ifs_re_parse (the pattern, as code points, into the tree
 ** of ifs_re_tree.h) and ifs_re_width (SubPattern.getwidth, which the
@@ -21,6 +22,7 @@
 #include <string.h>
 #include "ifs_re_tree.h"
 #include "ifs_re_charset.h"
+#include "ifs_unicode_names.h"
 
 static void *palloc(parser *p, size_t n) {
   void *r = ifs_arena_alloc(p->arena, n ? n : 1);
@@ -303,12 +305,18 @@ static int escape_letter_ok(uint32_t c) {
   return !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'));
 }
 
-/* \N{NAME}: unicodedata.lookup is not available in C; see the report. */
+static int get_until(parser *p, uint32_t term, uint32_t **out, size_t *outn);
+
+/* \N{NAME}: unicodedata.lookup(NAME), which must be one character
+** (ifs_unicode_names.h); a missing brace or name is an error as well. */
 static int named_escape(parser *p, esc *out) {
-  (void)out;
+  uint32_t *name;
+  size_t n;
   if (!tk_match(p, '{')) { fail(p); return 0; }
-  fail(p);
-  return 0;
+  if (!get_until(p, '}', &name, &n)) return 0;
+  if (ifs_uname_lookup(name, n, &out->v) != IFS_OK) { fail(p); return 0; }
+  out->kind = E_LIT;
+  return 1;
 }
 
 /* Shared by both escape flavours: category escapes. */

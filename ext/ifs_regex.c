@@ -30,10 +30,9 @@
 ** workaround_opts here and emit_repeat in ifs_re_emit.c).
 **
 ** Not reproduced (see the report in tests/regex_diff.py's residuals):
-** \N{NAME} (Python's name table is ~230 KB even compressed: rejected as
-** invalid), CPython 3.11.2's own possessive-repeat capture bugs, repeats
-** whose PCRE2 code exceeds its 64 KiB limit (IFS_LIMIT unless the
-** subject is shorter than the pattern's minimum length).
+** CPython 3.11.2's own possessive-repeat capture bugs, repeats whose PCRE2
+** code exceeds its 64 KiB limit (IFS_LIMIT unless the subject is shorter
+** than the pattern's minimum length).
 **
 ** Entry points: ifs_regex.h.
 */

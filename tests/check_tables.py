@@ -13,6 +13,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TABLES = [
     ("tools/gen_unicode_tables.py", "ext/ifs_unicode_tables.h"),
     ("tools/gen_regex_tables.py", "ext/ifs_regex_tables.h"),
+    ("tools/gen_unicode_names.py", "ext/ifs_unicode_names_table.h"),
 ]
 
 

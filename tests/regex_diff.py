@@ -12,16 +12,19 @@ valid/invalid and match/no-match must agree.  The seed comes from the
 clock unless given and is printed first.  Exit 1 on any disagreement.
 
 Patterns nested around Python's recursion limit are included (re.search
-is called from the third stack frame, as the reference does).  A search
-on which Python takes over 2 s, or on which sre itself fails (SystemError),
-is skipped.  Documented residuals are counted, not failed: an extension
-answer "match limit exceeded" (PCRE2's 64 KiB code limit for large repeat
-counts of groups, or the match budget), \\N{...} escapes (not supported:
-invalid), and possessive repeats of groups with back-references or
-conditionals, or where Python's own answer for the atomic spelling
-(?>(...)*) of the possessive group repeats equals the extension's
-(CPython 3.11.2's possessive-group bugs, fixed in later 3.11 releases, are
-not reproduced).
+is called from the third stack frame, as the reference does), and \\N{...}
+escapes inside and outside sets: real names in any letter case, aliases,
+Hangul syllables, CJK ideographs, named sequences and broken or bogus
+names.  Before the random patterns, every name unicodedata.lookup knows
+(and a wrong-case or broken variant of each) is tried as ^\\N{name}\\Z on
+its character.  A search on which Python takes over 2 s, or on which sre
+itself fails (SystemError), is skipped.  Documented residuals are counted,
+not failed: an extension answer "match limit exceeded" (PCRE2's 64 KiB
+code limit for large repeat counts of groups, or the match budget), and
+possessive repeats of groups with back-references or conditionals, or
+where Python's own answer for the atomic spelling (?>(...)*) of the
+possessive group repeats equals the extension's (CPython 3.11.2's
+possessive-group bugs, fixed in later 3.11 releases, are not reproduced).
 """
 
 import json
@@ -32,10 +35,13 @@ import signal
 import sqlite3
 import sys
 import time
+import unicodedata
 import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from gen_unicode_names import pua_names   # noqa: E402 (aliases, named sequences)
 
 warnings.simplefilter("ignore")
 
@@ -58,7 +64,7 @@ ASCII_ESC = "abfnrtvdDsSwWbBAZ"
 BAD_ESC = "cCeEgGhHiIjJkKlLmoOpPqQRTXyYz"
 
 
-NAMED = re.compile(r"(?<!\\)(?:\\\\)*\\N\{")
+NAMED = re.compile(r"\\N\{([^}]*)\}")
 POSSESSIVE_GROUP = re.compile(r"\)(?:[*+?]|\{[0-9,]*\})\+")
 QUANT = re.compile(r"(?:[*+?]|\{[0-9]*,?[0-9]*\})\+")
 
@@ -121,11 +127,148 @@ def python_atomic(p, s):
         signal.setitimer(signal.ITIMER_REAL, 0)
 
 
+class Names:
+    """Character names for \\N{...}: those unicodedata.lookup knows, and
+    near misses."""
+
+    BOGUS = ["NOPE", "EM  DASH", " EM DASH", "EM DASH ", "EM-DASH", "EMDASH",
+             "TANGUT IDEOGRAPH-17000", "CJK UNIFIED IDEOGRAPH-4e00",
+             "cjk unified ideograph-4E00", "CJK UNIFIED IDEOGRAPH-4DC0",
+             "HANGUL SYLLABLE ga", "hangul syllable GA", "HANGUL SYLLABLE NGA",
+             "HANGUL SYLLABLE GAX", "NUSHU CHARACTER-01B170", "U+0041",
+             "LATIN\\ SMALL LETTER A", "EM DASH\u00e9", "\u0130", "A" * 300]
+    CJK_RANGES = ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0x20000, 0x2A6DF),
+                  (0x2A700, 0x2B738), (0x2B740, 0x2B81D), (0x2B820, 0x2CEA1),
+                  (0x2CEB0, 0x2EBE0), (0x30000, 0x3134A))
+
+    def __init__(self):
+        self.table, self.hangul, self.cjk = [], [], []
+        for cp in range(0x110000):
+            name = unicodedata.name(chr(cp), None)
+            if name is None:
+                continue
+            if name.startswith("HANGUL SYLLABLE "):
+                self.hangul.append(name)
+            elif name.startswith("CJK UNIFIED IDEOGRAPH-"):
+                self.cjk.append(name)
+            else:
+                self.table.append(name)
+        aliases, self.sequences = pua_names()
+        self.aliases = sorted(aliases)
+        self.cased = [unicodedata.name(c) for c in TRAPS + PLAIN
+                      if c.lower() != c.upper() and unicodedata.name(c, None)]
+
+    def any_case(self, rnd, name):
+        r = rnd.random()
+        if r < 0.5:
+            return name
+        if r < 0.75:
+            return name.lower()
+        return "".join(c.swapcase() if rnd.random() < 0.5 else c for c in name)
+
+    def broken(self, rnd, name):
+        i = rnd.randrange(len(name) + 1)
+        r = rnd.random()
+        if r < 0.4:
+            return name[:i] + name[i + 1:]
+        if r < 0.7:
+            return name[:i] + rnd.choice("AZ09 -") + name[i:]
+        return name + rnd.choice(["S", " ", "-1", "0"])
+
+    def real(self, rnd):
+        """A \\N{...} escape that Python accepts."""
+        name = rnd.choice(rnd.choice([self.table, self.cased, self.cased, self.aliases,
+                                      self.hangul, self.cjk]))
+        if not name.startswith(("HANGUL SYLLABLE ", "CJK UNIFIED IDEOGRAPH-")):
+            name = self.any_case(rnd, name)
+        return "\\N{" + name + "}"
+
+    def pattern(self, rnd):
+        """A valid pattern made of names, alone and in sets, to be matched."""
+        items = []
+        for _ in range(rnd.randint(1, 4)):
+            r = rnd.random()
+            if r < 0.5:
+                item = self.real(rnd)
+            else:
+                body = [self.real(rnd) + ("-" + self.real(rnd) if rnd.random() < 0.2 else "")
+                        for _ in range(rnd.randint(1, 3))]
+                item = "[" + ("^" if rnd.random() < 0.2 else "") + "".join(body) + "]"
+            if rnd.random() < 0.3:
+                item += rnd.choice(["*", "+", "?", "{2}", "+?"])
+            items.append(item)
+        flags = rnd.choice(["", "", "(?i)", "(?i)", "(?a)", "(?ai)"])
+        return flags + "".join(items)
+
+    def pick(self, rnd):
+        """A \\N{...} escape."""
+        r = rnd.random()
+        if r < 0.3:
+            name = self.any_case(rnd, rnd.choice(self.table))
+        elif r < 0.45:
+            name = self.any_case(rnd, rnd.choice(self.cased))
+        elif r < 0.55:
+            name = self.any_case(rnd, rnd.choice(self.aliases))
+        elif r < 0.62:
+            name = rnd.choice(self.hangul)
+        elif r < 0.69:
+            name = rnd.choice(self.cjk)
+        elif r < 0.74:
+            name = self.any_case(rnd, rnd.choice(self.sequences))
+        elif r < 0.84:
+            name = self.broken(rnd, rnd.choice(rnd.choice([self.table, self.aliases,
+                                                           self.hangul, self.cjk])))
+        else:
+            name = rnd.choice(self.BOGUS)
+        return "\\N{" + name + "}"
+
+    def every_name(self, rnd):
+        """Every name of the table and every alias and Hangul syllable, each
+        with a variant in another case or broken; a sample of the CJK
+        ideographs, their ranges' ends; the named sequences; bogus names."""
+        out = []
+        for name in self.table + self.aliases + self.hangul + self.cjk[::97]:
+            out.append(name)
+            out.append(self.any_case(rnd, name) if rnd.random() < 0.7
+                       else self.broken(rnd, name))
+        for lo, hi in self.CJK_RANGES:
+            for cp in (lo - 1, lo, hi, hi + 1):
+                out += ["CJK UNIFIED IDEOGRAPH-%X" % cp, "CJK UNIFIED IDEOGRAPH-%05X" % cp,
+                        "CJK UNIFIED IDEOGRAPH-%x" % cp]
+        out += self.sequences + [name.lower() for name in self.sequences] + self.BOGUS
+        return out
+
+
+def check_every_name(con, names, rnd):
+    """^\\N{name}\\Z on the character the name stands for: valid and matching
+    exactly when Python's re compiles it.  Returns (patterns, valid ones,
+    disagreements)."""
+    cases, bad = [], []
+    for name in names.every_name(rnd):
+        pattern = "^\\N{%s}\\Z" % name
+        try:
+            re.compile(pattern)
+            cases.append((pattern, unicodedata.lookup(name), 1))
+        except Exception:                        # re.error, UnicodeEncodeError
+            cases.append((pattern, "x", "invalid"))
+    con.execute("CREATE TEMP TABLE names(id INTEGER PRIMARY KEY, r BLOB, c TEXT)")
+    con.executemany("INSERT INTO names VALUES (?, ?, ?)",
+                    [(i, s.encode("utf-8"), json.dumps({"regex": p}))
+                     for i, (p, s, _) in enumerate(cases)])
+    for i, reason in con.execute("SELECT id, if_reason(r, c) FROM names ORDER BY id"):
+        have = ext_answer(reason.decode("utf-8", "surrogateescape"))
+        if have != cases[i][2]:
+            bad.append((cases[i][0], cases[i][2], have))
+    con.execute("DROP TABLE names")
+    return len(cases), sum(1 for c in cases if c[2] == 1), bad
+
+
 class Gen:
-    def __init__(self, rnd):
+    def __init__(self, rnd, charnames):
         self.r = rnd
         self.groups = 0
         self.names = []
+        self.charnames = charnames
 
     def ch(self):
         r = self.r.random()
@@ -157,8 +300,10 @@ class Gen:
             return "\\" + self.r.choice(["0", "00", "07", "012", "101", "141", "377", "400", "8", "9", "1", "2", "10", "11", "19", "01", "08"])
         if r < 0.8:
             return "\\" + self.r.choice(BAD_ESC)
+        if r < 0.83:
+            return self.charnames.pick(self.r)
         if r < 0.85:
-            return self.r.choice(["\\N{EM DASH}", "\\N{LATIN SMALL LETTER A}", "\\N{NOPE}", "\\N", "\\N{}", "\\x4", "\\u12", "\\U0001"])
+            return self.r.choice(["\\N", "\\N{}", "\\N{EM DASH", "\\N\\{EM DASH}", "\\x4", "\\u12", "\\U0001"])
         return "\\" + self.r.choice("-.]^&~ #/'\"\u00e9\u017f")
 
     def cls(self):
@@ -185,6 +330,11 @@ class Gen:
                     parts[-1] = "\\x41"
             elif r < 0.82:
                 parts.append(self.r.choice(["a-z", "A-Z", "0-9", "\\d-z", "a-\\w", "[:alpha:]", "--", "&&", "~~", "||", "\\ud7ff-\\ue000", "\\udc80-\\udcff", "\\U00010000-\\U0010ffff", "\\x00-\\uffff", "\u0100-\u017f", "\u0370-\u03ff", "\u0400-\u04ff"]))
+            elif r < 0.86:
+                a = self.charnames.pick(self.r)
+                if self.r.random() < 0.3:
+                    a += "-" + self.charnames.pick(self.r)
+                parts.append(a)
             else:
                 parts.append(self.r.choice("-^[&.$ "))
         if self.r.random() < 0.95:
@@ -319,6 +469,14 @@ def mutate(rnd, p):
 def subject_bytes(rnd, pattern):
     """Random subject bytes (as SQLite would hold them)."""
     chars = [c for c in pattern if c not in "\\()[]{}?*+|^$"] or ["a"]
+    named = []                               # what \N{...} names, mostly
+    for m in NAMED.finditer(pattern):
+        try:
+            named += unicodedata.lookup(m.group(1))
+        except (KeyError, UnicodeEncodeError):     # a surrogate in the name
+            pass
+    if named and rnd.random() < 0.8:
+        chars = named
     out = []
     for _ in range(rnd.randint(0, 12)):
         r = rnd.random()
@@ -388,17 +546,26 @@ def ext_answer(reason):
 
 def run(count, seed, show):
     rnd = random.Random(seed)
-    gen = Gen(rnd)
     con = sqlite3.connect(":memory:")
     con.text_factory = bytes
     con.enable_load_extension(True)
     con.load_extension(os.path.join(ROOT, "build", "ifscore"))
     signal.signal(signal.SIGALRM, on_alarm)
+    t0 = time.time()
+    names = Names()
+    gen = Gen(rnd, names)
+    ntried, nvalid, name_bad = check_every_name(con, names, random.Random(seed))
+    print("regex_diff: every character name: %d patterns (%d valid), %d disagreements; %.1fs"
+          % (ntried, nvalid, len(name_bad), time.time() - t0), flush=True)
+    for p, want, have in name_bad[:show]:
+        print("  MISMATCH pattern=%a python=%s extension=%s" % (p, want, have))
     cases = deep_cases()
     distinct = set()
     while len(distinct) < count:
         r = rnd.random()
-        if r < 0.7:
+        if r < 0.05:
+            p = names.pattern(rnd)
+        elif r < 0.7:
             p = gen.pattern()
         elif r < 0.85:
             p = pcre_pattern(rnd, gen)
@@ -453,7 +620,7 @@ def run(count, seed, show):
         got[i] = ext_answer(reason.decode("utf-8", "surrogateescape"))
     t2 = time.time()
     bad = []
-    residual = {"named": 0, "limit": 0, "possessive": 0}
+    residual = {"limit": 0, "possessive": 0}
     stats = {"invalid": 0, 1: 0, 0: 0}
     for (p, s), want, have in zip(cases, expected, got):
         if want is None:
@@ -463,8 +630,6 @@ def run(count, seed, show):
             continue
         if have == "limit":
             residual["limit"] += 1      # PCRE2's size or match limits
-        elif have == "invalid" and NAMED.search(p):
-            residual["named"] += 1      # \N{...} is not supported
         elif POSSESSIVE_GROUP.search(p) and re.search(r"\\[1-9]|\(\?\(|\(\?P=", p):
             residual["possessive"] += 1  # CPython 3.11.2's possessive-group capture bug
         elif POSSESSIVE_GROUP.search(p) and python_atomic(p, s) == have:
@@ -486,11 +651,16 @@ def run(count, seed, show):
         if shown < show:
             print("  MISMATCH pattern=%a subject=%a python=%s extension=%s" % (p, s, want, have))
             shown += 1
-    print("regex_diff: documented residuals: %d searches with \\N{...}, %d over PCRE2's "
+    named = [(p, want) for (p, _), want in zip(cases, expected) if want is not None and "\\N" in p]
+    print("regex_diff: %d searches with \\N (%d invalid, %d match, %d no match)"
+          % (len(named), sum(1 for _, w in named if w == "invalid"),
+             sum(1 for _, w in named if w == 1), sum(1 for _, w in named if w == 0)))
+    print("regex_diff: documented residuals: %d over PCRE2's "
           "limits (Python answered), %d possessive group repeats "
-          "(CPython 3.11.2 bug)" % (residual["named"], residual["limit"], residual["possessive"]))
-    print("regex_diff: %d disagreements (%d patterns)" % (len(bad), len(seen)))
-    return 1 if bad else 0
+          "(CPython 3.11.2 bug)" % (residual["limit"], residual["possessive"]))
+    print("regex_diff: %d disagreements (%d patterns)" % (len(bad) + len(name_bad),
+                                                          len(seen) + len(name_bad)))
+    return 1 if bad or name_bad else 0
 
 
 def main():
