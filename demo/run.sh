@@ -1,6 +1,8 @@
 #!/bin/sh
 # demo/run.sh — `make demo`: rebuilds build/demo.db from demo/cases.sql and prints
-# the scored tables of demo/demo.sql. Usage: sh demo/run.sh [sqlite3-binary]
+# the scored tables of demo/demo.sql; then imports the bundled eval runs into
+# build/runs.db, regrades them (printing the analytics) and writes the HTML
+# report build/report.html. Usage: sh demo/run.sh [sqlite3-binary]
 set -e
 SQLITE=${1:-sqlite3}
 cd "$(dirname "$0")/.."
@@ -32,7 +34,8 @@ echo "ifscore demo: $("$SQLITE" build/demo.db \
           || count(DISTINCT prompt_id) || ' prompts' FROM cases") (build/demo.db)"
 "$SQLITE" -bail -cmd ".mode $mode" build/demo.db < demo/demo.sql
 
-# Eval runs: import the runner's results for two runs, regrade them, analytics.
+# Eval runs: import the runner's results (four runs of two models), regrade them
+# with the extension, print the analytics, write the report.
 rm -f build/runs.db
 "$SQLITE" -bail build/runs.db < sql/schema.sql
 for f in tests/fixtures/eval_results_*.json; do
@@ -45,3 +48,6 @@ echo "eval runs: $("$SQLITE" build/runs.db \
   "SELECT count(*) || ' cases of ' || count(DISTINCT run_id) || ' runs imported from tests/fixtures'
    FROM cases") (build/runs.db)"
 "$SQLITE" -bail -cmd ".load build/ifscore" -cmd ".mode $mode" build/runs.db < sql/regrade.sql
+"$SQLITE" -bail build/runs.db < sql/report.sql > build/report.html
+echo
+echo "report: build/report.html  (file://$(pwd)/build/report.html, written by sql/report.sql from build/runs.db)"

@@ -10,10 +10,19 @@
 --           runs.db < sql/import.sql
 --
 --   :results  eval_results.json: one run object, or a JSON array of run objects.
---   :dataset  optional: the dataset, a JSON array of case objects or a JSONL file
---             (one case object per line, blank lines allowed), each with "id" and
---             "constraints". Leave it unset when the cases carry their own
+--   :dataset  the dataset the run was scored on: a JSON array of case objects or a
+--             JSONL file (one case object per line, blank lines allowed), each with
+--             "id" and "constraints". Every case of the results must have its row
+--             there: the import stops, changes nothing and names the missing ids
+--             (up to 10) otherwise. Leave it unset when the cases carry their own
 --             "constraints" (or "metadata": {"constraints": ...}).
+--   :dataset_name  optional: the name stored in runs.dataset; by default the
+--             :dataset file's name without its directory (if_cases.jsonl).
+--
+-- Without :dataset, a case that carries no constraints has no source of them: it
+-- keeps the runner's score and is marked rescorable = 0, so sql/regrade.sql leaves
+-- it alone (it does not turn it inconclusive); the import says how many on stderr.
+-- A case id that repeats within a run stops the import, naming the id.
 --
 -- .parameter reads its value as an SQL literal when it can: a path such as 1e5
 -- or null must be quoted inside the argument, as must a path with spaces:
@@ -22,7 +31,8 @@
 --
 -- What goes where:
 --   runs   run_id, completed_at, agent_endpoint, pipeline, total_cases, summary
---          (verbatim JSON), model = the file's "model" if present, else the endpoint.
+--          (verbatim JSON), model = the file's "model" if present, else the endpoint,
+--          dataset (see :dataset_name), results_file = :results as given.
 --   cases  one row per element of cases[], ord = its 0-based position. score,
 --          passed and reason are copied twice: into score/passed/reason (which
 --          sql/regrade.sql rewrites) and runner_score/runner_passed/runner_reason
@@ -38,14 +48,21 @@
 --          benchmark: the case's "benchmark", else the dataset case's, else the
 --          run's, else the pipeline file name without directory and .yaml/.yml
 --          (instruction_following.yaml -> instruction_following).
+--          rescorable: 1 when the dataset has the case or the case has its own
+--          "constraints" key; scored_by = 'runner'.
 --
 -- Idempotent: importing a file again gives the same database (rows are upserted
 -- on their keys, so even rowids stay put), and resets the cases of its runs to
--- what the file says: score/passed/reason lose any regrade. Cases beyond the
--- file's cases[] (from an earlier, longer version of the run) are deleted.
+-- what the file says: score/passed/reason lose any regrade, and the run's rows
+-- in `checks` are deleted. Cases the file no longer has at the same position
+-- (from an earlier version of the run) are deleted.
 -- Everything happens in one transaction; on any error (.bail) nothing changes.
+-- Errors are the last line on stderr; for a repeated or missing case id, the line
+-- before it names the ids. The script sets .mode list and .headers off.
 
 .bail on
+.headers off
+.mode list
 PRAGMA foreign_keys = ON;
 BEGIN;
 
@@ -78,7 +95,7 @@ INSERT INTO import_file
 DROP TABLE IF EXISTS temp.import_dataset;
 CREATE TEMP TABLE import_dataset (
   ord   INTEGER PRIMARY KEY,
-  id    TEXT CONSTRAINT "import: a dataset case has no id" NOT NULL,
+  id    TEXT CONSTRAINT "import: a dataset case has no id" CHECK (id IS NOT NULL),
   value TEXT
 );
 -- A JSON array, a single object, or JSONL: each line L becomes [L], the lines
@@ -112,7 +129,7 @@ INSERT INTO import_dataset_by_id
 
 DROP TABLE IF EXISTS temp.import_run;
 CREATE TEMP TABLE import_run (
-  run_id TEXT PRIMARY KEY CONSTRAINT "import: a run has no run_id" NOT NULL,
+  run_id TEXT PRIMARY KEY CONSTRAINT "import: a run has no run_id" CHECK (run_id IS NOT NULL),
   value  TEXT,
   benchmark TEXT          -- the fallback for its cases
 );
@@ -138,26 +155,13 @@ INSERT INTO import_run
                        ELSE file END)
   FROM base;
 
-INSERT INTO runs (run_id, completed_at, agent_endpoint, model, pipeline, total_cases, summary)
-  SELECT run_id, value ->> '$.completed_at', value ->> '$.agent_endpoint',
-         coalesce(value ->> '$.model', value ->> '$.agent_endpoint'),
-         value ->> '$.pipeline', value ->> '$.total_cases', value -> '$.summary'
-  FROM import_run WHERE true
-  ON CONFLICT (run_id) DO UPDATE SET
-    completed_at   = excluded.completed_at,
-    agent_endpoint = excluded.agent_endpoint,
-    model          = excluded.model,
-    pipeline       = excluded.pipeline,
-    total_cases    = excluded.total_cases,
-    summary        = excluded.summary;
-
 -- ---- the cases -----------------------------------------------------------
 
 DROP TABLE IF EXISTS temp.import_case;
 CREATE TEMP TABLE import_case (
   run_id TEXT NOT NULL,
   ord    INTEGER NOT NULL,
-  id     TEXT CONSTRAINT "import: a case has no id" NOT NULL,
+  id     TEXT CONSTRAINT "import: a case has no id" CHECK (id IS NOT NULL),
   value  TEXT,
   score_key TEXT,         -- '$.score', or '$.quality_score' when there is no score
   reason_key TEXT,
@@ -173,11 +177,105 @@ INSERT INTO import_case
               THEN '$.judge_reason' ELSE '$.reason' END
   FROM import_run AS r, json_each(r.value, '$.cases') AS e;
 
+-- ---- checks: nothing is written before they pass ---------------------------
+-- Each check prints its message with the ids to stderr (.once stderr) when it
+-- fails, then a CHECK constraint stops the script (.bail on) inside the open
+-- transaction, so nothing changes.
+
+-- A case id names one case of a run.
+DROP TABLE IF EXISTS temp.import_repeat;
+CREATE TEMP TABLE import_repeat AS
+  SELECT run_id, id, count(*) AS n, min(ord) AS first
+  FROM import_case GROUP BY run_id, id HAVING count(*) > 1;
+.once stderr
+SELECT 'import: a case id repeats within a run in ' || :results
+       || ' (ids must be unique per run): '
+       || (SELECT group_concat(id || ' (run ' || run_id || ', ' || n || ' cases)', ', ')
+           FROM (SELECT * FROM import_repeat ORDER BY run_id, first LIMIT 10))
+       || CASE WHEN count(*) > 10 THEN ' and ' || (count(*) - 10) || ' more' ELSE '' END
+FROM import_repeat HAVING count(*) > 0;
+DROP TABLE IF EXISTS temp.import_check_repeat;
+CREATE TEMP TABLE import_check_repeat (
+  n INTEGER CONSTRAINT "import: a case id repeats within a run; nothing imported"
+    CHECK (n = 0)
+);
+INSERT INTO import_check_repeat SELECT count(*) FROM import_repeat;
+
+-- With :dataset, every case has its row there.
+DROP TABLE IF EXISTS temp.import_missing;
+CREATE TEMP TABLE import_missing AS
+  SELECT c.id, min(c.run_id || char(31) || printf('%010d', c.ord)) AS first
+  FROM import_case AS c
+  WHERE EXISTS (SELECT 1 FROM import_file WHERE kind = 'dataset')
+    AND NOT EXISTS (SELECT 1 FROM import_dataset_by_id AS d WHERE d.id = c.id)
+  GROUP BY c.id;
+.once stderr
+SELECT 'import: ' || count(*) || CASE count(*) WHEN 1 THEN ' case id' ELSE ' case ids' END
+       || ' of ' || :results || CASE count(*) WHEN 1 THEN ' is' ELSE ' are' END
+       || ' not in the :dataset file ' || :dataset || ': '
+       || (SELECT group_concat(id, ', ')
+           FROM (SELECT id FROM import_missing ORDER BY first LIMIT 10))
+       || CASE WHEN count(*) > 10 THEN ' and ' || (count(*) - 10) || ' more' ELSE '' END
+FROM import_missing HAVING count(*) > 0;
+DROP TABLE IF EXISTS temp.import_check_missing;
+CREATE TEMP TABLE import_check_missing (
+  n INTEGER CONSTRAINT "import: cases missing from the :dataset file; nothing imported"
+    CHECK (n = 0)
+);
+INSERT INTO import_check_missing SELECT count(*) FROM import_missing;
+
+-- Without any source of constraints a case keeps the runner's score: say so.
+.once stderr
+SELECT 'import: no :dataset, and ' || count(*) || ' of '
+       || (SELECT count(*) FROM import_case) || ' cases carry no constraints:'
+       || ' they keep the runner''s scores and sql/regrade.sql leaves them alone'
+FROM import_case AS c
+WHERE NOT EXISTS (SELECT 1 FROM import_file WHERE kind = 'dataset')
+  AND json_type(c.value, '$.constraints') IS NULL
+  AND json_type(c.value, '$.metadata.constraints') IS NULL
+HAVING count(*) > 0;
+
+-- ---- the runs ---------------------------------------------------------------
+
+INSERT INTO runs (run_id, completed_at, agent_endpoint, model, pipeline, total_cases,
+                  summary, dataset, results_file)
+  SELECT run_id, value ->> '$.completed_at', value ->> '$.agent_endpoint',
+         coalesce(value ->> '$.model', value ->> '$.agent_endpoint'),
+         value ->> '$.pipeline', value ->> '$.total_cases', value -> '$.summary',
+         (SELECT coalesce(CAST(:dataset_name AS TEXT),
+                          substr(p, length(rtrim(p, replace(p, '/', ''))) + 1))
+          FROM (SELECT replace(path, '\', '/') AS p FROM import_file
+                WHERE kind = 'dataset'
+                UNION ALL SELECT NULL
+                WHERE NOT EXISTS (SELECT 1 FROM import_file WHERE kind = 'dataset'))),
+         CAST(:results AS TEXT)
+  FROM import_run WHERE true
+  ON CONFLICT (run_id) DO UPDATE SET
+    completed_at   = excluded.completed_at,
+    agent_endpoint = excluded.agent_endpoint,
+    model          = excluded.model,
+    pipeline       = excluded.pipeline,
+    total_cases    = excluded.total_cases,
+    summary        = excluded.summary,
+    dataset        = excluded.dataset,
+    results_file   = excluded.results_file;
+
+-- Its scores are the runner's again: the stored checks of a regrade go.
+DELETE FROM checks WHERE run_id IN (SELECT run_id FROM import_run);
+-- Cases the file no longer has at the same position go first, so that the upsert
+-- below never gives an id to a row while another row of the run still holds it.
+DELETE FROM cases
+WHERE run_id IN (SELECT run_id FROM import_run)
+  AND NOT EXISTS (SELECT 1 FROM import_case AS c
+                  WHERE c.run_id = cases.run_id AND c.ord = cases.ord AND c.id = cases.id);
+
 INSERT INTO cases (run_id, ord, id, benchmark, input, expected_behavior, agent_response,
                    constraints, score, passed, reason,
-                   runner_score, runner_passed, runner_reason, source, notes)
+                   runner_score, runner_passed, runner_reason, source, notes,
+                   rescorable, scored_by)
   SELECT run_id, ord, id, benchmark, input, expected_behavior, agent_response,
-         constraints, score, passed, reason, score, passed, reason, source, notes
+         constraints, score, passed, reason, score, passed, reason, source, notes,
+         rescorable, 'runner'
   FROM (
     SELECT c.run_id, c.ord, c.id,
            coalesce(c.value ->> '$.benchmark', d.value ->> '$.benchmark', r.benchmark)
@@ -194,7 +292,10 @@ INSERT INTO cases (run_id, ord, id, benchmark, input, expected_behavior, agent_r
              AS passed,
            c.value ->> c.reason_key AS reason,
            coalesce(c.value ->> '$.source', d.value ->> '$.source') AS source,
-           coalesce(c.value ->> '$.notes', d.value ->> '$.notes') AS notes
+           coalesce(c.value ->> '$.notes', d.value ->> '$.notes') AS notes,
+           d.id IS NOT NULL
+             OR json_type(c.value, '$.constraints') IS NOT NULL
+             OR json_type(c.value, '$.metadata.constraints') IS NOT NULL AS rescorable
     FROM import_case AS c
     JOIN import_run AS r ON r.run_id = c.run_id
     LEFT JOIN import_dataset_by_id AS d ON d.id = c.id
@@ -213,15 +314,16 @@ INSERT INTO cases (run_id, ord, id, benchmark, input, expected_behavior, agent_r
     runner_passed     = excluded.runner_passed,
     runner_reason     = excluded.runner_reason,
     source            = excluded.source,
-    notes             = excluded.notes;
-
--- Cases a longer, earlier import of the same run left behind.
-DELETE FROM cases
-WHERE run_id IN (SELECT run_id FROM import_run)
-  AND ord >= (SELECT count(*) FROM import_case AS c WHERE c.run_id = cases.run_id);
+    notes             = excluded.notes,
+    rescorable        = excluded.rescorable,
+    scored_by         = excluded.scored_by;
 
 COMMIT;
 
+DROP TABLE temp.import_check_missing;
+DROP TABLE temp.import_missing;
+DROP TABLE temp.import_check_repeat;
+DROP TABLE temp.import_repeat;
 DROP TABLE temp.import_case;
 DROP TABLE temp.import_run;
 DROP TABLE temp.import_dataset_by_id;

@@ -1,15 +1,21 @@
--- sql/schema.sql — tables for eval runs and the run_summary view.
+-- sql/schema.sql — tables for eval runs, the checks the regrade stored, and the
+-- views run_summary, case_changes and kind_summary.
 --
 -- Mirrors the eval runner's eval_results.json: one row in `runs` per file (run_id,
--- completed_at, agent_endpoint, pipeline, total_cases, summary) and one row in
--- `cases` per element of its cases[] array, plus the constraints of the dataset
--- the run used (sql/import.sql fills both; sql/regrade.sql rescores them).
+-- completed_at, agent_endpoint, pipeline, total_cases, summary, and the dataset it
+-- was scored on) and one row in `cases` per element of its cases[] array, plus the
+-- constraints of the dataset the run used. sql/import.sql fills both;
+-- sql/regrade.sql rescores the cases and fills `checks` (one row per check);
+-- sql/report.sql turns it all into an HTML page.
 --
 --   sqlite3 runs.db < sql/schema.sql          -- idempotent: IF NOT EXISTS everywhere
 --
--- Pure SQL: needs SQLite >= 3.25, not the ifscore extension. No function in the
--- schema, so it also works with PRAGMA trusted_schema = off (the JSON1 functions
--- are not innocuous in some SQLite versions, 3.40 among them).
+-- A database made by an older version of this file (no runs.dataset column) is
+-- upgraded once with sql/upgrade.sql; this script stops and says so.
+--
+-- Pure SQL: needs SQLite >= 3.25, not the ifscore extension. No JSON function in
+-- the schema, so it also works with PRAGMA trusted_schema = off (the JSON1
+-- functions are not innocuous in some SQLite versions, 3.40 among them).
 --
 -- run_summary gives exactly the runner's summary, from the current scores:
 --   scored_cases        cases whose score is a number (score IS NOT NULL)
@@ -48,13 +54,16 @@ CREATE TABLE IF NOT EXISTS runs (
   model          TEXT,     -- the file's "model" when present, else agent_endpoint
   pipeline       TEXT,     -- e.g. instruction_following.yaml
   total_cases    INTEGER,  -- the runner's total_cases: the size of its dataset
-  summary        TEXT      -- the runner's own summary object, verbatim (JSON)
+  summary        TEXT,     -- the runner's own summary object, verbatim (JSON)
+  dataset        TEXT,     -- the dataset it was scored on: import's :dataset_name,
+                           -- else the :dataset file's name; NULL when neither
+  results_file   TEXT      -- the :results path it was imported from, as given
 );
 
 CREATE TABLE IF NOT EXISTS cases (
   run_id            TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
   ord               INTEGER NOT NULL CHECK (ord >= 0),  -- 0-based position in cases[]
-  id                TEXT NOT NULL,   -- the dataset case id
+  id                TEXT NOT NULL,   -- the dataset case id, unique within the run
   benchmark         TEXT,   -- e.g. instruction_following (see sql/import.sql)
   input             TEXT,   -- the prompt
   expected_behavior TEXT,   -- 'good' / 'bad' as the runner compares them, or other
@@ -68,16 +77,65 @@ CREATE TABLE IF NOT EXISTS cases (
   runner_reason     TEXT,   -- regrade leaves them alone
   source            TEXT,   -- optional fields of the runner's case
   notes             TEXT,
+  -- 1 when the import had a source of constraints for the case (the dataset, or
+  -- the case's own "constraints"); 0: no source, so the regrade keeps the
+  -- runner's score instead of calling the case inconclusive.
+  rescorable        INTEGER NOT NULL DEFAULT 0 CHECK (rescorable IN (0, 1)),
+  -- who wrote score/passed/reason: 'runner' (the import) or 'regrade'
+  scored_by         TEXT NOT NULL DEFAULT 'runner' CHECK (scored_by IN ('runner', 'regrade')),
   PRIMARY KEY (run_id, ord)
 );
 
--- One case across runs (ids may repeat inside a run: the runner writes 'unknown'
--- for predictions without an id, so (run_id, id) is not unique).
+-- ---- a database made before runs.dataset: stop, name the upgrade -----------
+-- (.once stderr: the message goes to standard error; the CHECK stops the script)
+.bail on
+.headers off
+.mode list
+.once stderr
+SELECT 'schema: ' || (SELECT file FROM pragma_database_list WHERE name = 'main')
+       || ' was made by an older sql/schema.sql (runs has no dataset column);'
+       || ' upgrade it once with: sqlite3 '
+       || (SELECT file FROM pragma_database_list WHERE name = 'main')
+       || ' < sql/upgrade.sql, then run sql/schema.sql again'
+WHERE NOT EXISTS (SELECT 1 FROM pragma_table_info('runs') WHERE name = 'dataset');
+DROP TABLE IF EXISTS temp.schema_check;
+CREATE TEMP TABLE schema_check (
+  current INTEGER CONSTRAINT "schema: the database needs sql/upgrade.sql" CHECK (current)
+);
+INSERT INTO schema_check
+  SELECT EXISTS (SELECT 1 FROM pragma_table_info('runs') WHERE name = 'dataset');
+DROP TABLE temp.schema_check;
+
+-- One case across runs.
 CREATE INDEX IF NOT EXISTS cases_by_id ON cases (id, run_id);
+-- A case id names one case of a run: run-to-run changes pair cases by id, and
+-- `checks` refers to them by it. (The runner writes 'unknown' for predictions
+-- without an id; sql/import.sql stops on a repeated id and names it.)
+CREATE UNIQUE INDEX IF NOT EXISTS cases_by_run_and_id ON cases (run_id, id);
 -- Regrade and per-benchmark analytics.
 CREATE INDEX IF NOT EXISTS cases_by_benchmark ON cases (benchmark, run_id);
 -- Worst cases first.
 CREATE INDEX IF NOT EXISTS cases_by_score ON cases (run_id, score);
+-- Run-to-run pairing: the runs of one dataset and model in time order.
+CREATE INDEX IF NOT EXISTS runs_by_series ON runs (dataset, model, completed_at);
+
+-- One row per check of every case sql/regrade.sql rescored: if_checks' rows
+-- (seq, kind, label, ok) stored as plain rows, for dashboards and tools that
+-- cannot load the extension. A regrade replaces a run's rows; an import of the
+-- run deletes them (its scores are the runner's again). An inconclusive case
+-- has no checks.
+CREATE TABLE IF NOT EXISTS checks (
+  run_id TEXT NOT NULL,
+  id     TEXT NOT NULL,
+  seq    INTEGER NOT NULL CHECK (seq >= 0),  -- 0-based, in the reason's order
+  kind   TEXT NOT NULL,     -- max_words, min_words, max_chars, must_be_json,
+                            -- must_include, must_exclude, regex
+  label  TEXT NOT NULL,     -- as in the reason: "max_words<=8 (got 13)"
+  ok     INTEGER NOT NULL CHECK (ok IN (0, 1)),
+  PRIMARY KEY (run_id, id, seq),
+  FOREIGN KEY (run_id, id) REFERENCES cases (run_id, id) ON DELETE CASCADE
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS checks_by_kind ON checks (kind, run_id);
 
 CREATE VIEW IF NOT EXISTS run_summary (
   run_id, scored_cases, inconclusive_cases, mean_score, pass_rate,
@@ -168,3 +226,44 @@ SELECT k.run_id, k.scored, k.cases - k.scored,
        max(CASE r.name WHEN 'bad' THEN r.y END)
 FROM counts AS k LEFT JOIN rounded AS r ON r.run_id = k.run_id
 GROUP BY k.run_id;
+
+-- case_changes: each run against the previous run of the same dataset and the same
+-- model, one row per case id present in both runs. "Previous" is by completed_at
+-- read as a time (julianday), then as text, then by run_id; runs with no dataset
+-- (or no model) recorded pair with each other (NULLs are equal here). change:
+--   regressed     passed 1 -> 0
+--   fixed         passed 0 -> 1
+--   unchanged     the same passed value on both sides (NULL and NULL included)
+--   inconclusive  passed is NULL on one side only
+-- The first run of a dataset and model has no row; nor have ids of one run only.
+CREATE VIEW IF NOT EXISTS case_changes (
+  dataset, model, from_run, to_run, id, from_score, to_score, from_passed, to_passed,
+  from_reason, to_reason, change
+) AS
+WITH series (run_id, dataset, model, prev_run) AS (
+  SELECT run_id, dataset, model,
+         lag(run_id) OVER (PARTITION BY dataset, model
+                           ORDER BY julianday(completed_at), completed_at, run_id)
+  FROM runs
+)
+SELECT s.dataset, s.model, s.prev_run, s.run_id, t.id, f.score, t.score,
+       f.passed, t.passed, f.reason, t.reason,
+       CASE WHEN f.passed IS t.passed THEN 'unchanged'
+            WHEN f.passed IS NULL OR t.passed IS NULL THEN 'inconclusive'
+            WHEN f.passed = 1 THEN 'regressed'
+            ELSE 'fixed'
+       END
+FROM series AS s
+JOIN cases AS t ON t.run_id = s.run_id
+JOIN cases AS f ON f.run_id = s.prev_run AND f.id = t.id;
+
+-- kind_summary: the stored checks per run and constraint kind, what the regrade
+-- and the report show as "failure rate per constraint kind". Counts only the
+-- cases the regrade rescored (the ones with rows in checks).
+--   checks     checks of that kind        failed     those not ok
+--   cases      cases with such a check    fail_rate  failed / checks (unrounded)
+CREATE VIEW IF NOT EXISTS kind_summary (run_id, kind, checks, failed, cases, fail_rate) AS
+SELECT run_id, kind, count(*), count(*) - sum(ok), count(DISTINCT id),
+       CAST(count(*) - sum(ok) AS REAL) / count(*)
+FROM checks
+GROUP BY run_id, kind;

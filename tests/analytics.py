@@ -49,17 +49,23 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
-import gen_cases  # noqa: E402
-import oracle     # noqa: E402
+import gen_cases     # noqa: E402
+import oracle        # noqa: E402
+import report_check  # noqa: E402
 
 FIXTURES = os.path.join(HERE, "fixtures")
 RESULTS = [os.path.join(FIXTURES, f) for f in
-           ("eval_results_gpt-4o-mini.json", "eval_results_llama-3.1-8b.json")]
+           ("eval_results_gpt-4o-mini.json", "eval_results_llama-3.1-8b.json",
+            "eval_results_gpt-4o-mini_0618.json", "eval_results_llama-3.1-8b_0619.json")]
 DATASET = os.path.join(FIXTURES, "if_dataset.jsonl")
 SCHEMA = os.path.join(ROOT, "sql", "schema.sql")
 IMPORT = os.path.join(ROOT, "sql", "import.sql")
 REGRADE = os.path.join(ROOT, "sql", "regrade.sql")
+UPGRADE = os.path.join(ROOT, "sql", "upgrade.sql")
+REPORT = os.path.join(ROOT, "sql", "report.sql")
 PASS_THRESHOLD = 0.5
+NO_DATASET_NOTE = ("import: no :dataset, and %d of %d cases carry no constraints: they keep"
+                   " the runner's scores and sql/regrade.sql leaves them alone\n")
 NO_REGEX = os.environ.get("IFSCORE_NO_REGEX") == "1"
 
 
@@ -742,11 +748,13 @@ def cli(sqlite, db, script, params=(), ext=None, check=True):
     return p
 
 
-def import_run(sqlite, db, results, dataset=DATASET):
+def import_run(sqlite, db, results, dataset=DATASET, dataset_name=None, check=True):
     params = [(":results", results)]
     if dataset is not None:
         params.append((":dataset", dataset))
-    return cli(sqlite, db, IMPORT, params)
+    if dataset_name is not None:
+        params.append((":dataset_name", dataset_name))
+    return cli(sqlite, db, IMPORT, params, check=check)
 
 
 def fresh_db(sqlite, path):
@@ -755,7 +763,20 @@ def fresh_db(sqlite, path):
     cli(sqlite, path, SCHEMA)
 
 
-def dump(path, with_rowids=True):
+def dump(path, with_rowids=True, without=()):
+    """The database as SQL text (and rowids); `without`: (table, column) pairs
+    set to NULL first, in a copy."""
+    if without:
+        copy = path + ".copy"
+        shutil.copyfile(path, copy)
+        con = sqlite3.connect(copy)
+        for table, column in without:
+            con.execute(f"UPDATE {table} SET {column} = NULL")
+        con.commit()
+        out = dump(copy, with_rowids)
+        con.close()
+        os.remove(copy)
+        return out
     con = sqlite3.connect(path)
     out = list(con.iterdump())
     if with_rowids:
@@ -792,7 +813,8 @@ def expected_rows(results_paths, dataset_by_id):
             run = json.load(f)
         runs[run["run_id"]] = (run["completed_at"], run["agent_endpoint"],
                                run.get("model", run["agent_endpoint"]), run["pipeline"],
-                               run["total_cases"], run["summary"])
+                               run["total_cases"], run["summary"],
+                               os.path.basename(DATASET), path)
         for k, c in enumerate(run["cases"]):
             d = dataset_by_id.get(c["id"], {})
             cons = d.get("constraints")
@@ -806,21 +828,22 @@ def expected_rows(results_paths, dataset_by_id):
                 "score": score, "passed": passed, "reason": c["reason"],
                 "runner_score": score, "runner_passed": passed,
                 "runner_reason": c["reason"], "source": c.get("source"),
-                "notes": c.get("notes"),
+                "notes": c.get("notes"), "rescorable": 1, "scored_by": "runner",
             }
     return runs, cases
 
 
 CASE_COLUMNS = ["id", "benchmark", "input", "expected_behavior", "agent_response",
                 "constraints", "score", "passed", "reason", "runner_score",
-                "runner_passed", "runner_reason", "source", "notes"]
+                "runner_passed", "runner_reason", "source", "notes", "rescorable",
+                "scored_by"]
 
 
 def read_db(path):
     con = sqlite3.connect(path)
     runs = {r[0]: r[1:] for r in con.execute(
-        "SELECT run_id, completed_at, agent_endpoint, model, pipeline, total_cases, summary"
-        " FROM runs")}
+        "SELECT run_id, completed_at, agent_endpoint, model, pipeline, total_cases, summary,"
+        " dataset, results_file FROM runs")}
     cases = {}
     for row in con.execute(f"SELECT run_id, ord, {', '.join(CASE_COLUMNS)} FROM cases"):
         cases[(row[0], row[1])] = dict(zip(CASE_COLUMNS, row[2:]))
@@ -848,7 +871,7 @@ def test_scripts(t, ext, sqlite, tmp):
     t.same("scripts", sorted(want_runs), sorted(runs), "imported run ids")
     for run_id, w in want_runs.items():
         g = runs.get(run_id)
-        t.same("scripts", w[:5], g and g[:5], f"runs row {run_id}")
+        t.same("scripts", w[:5] + w[6:], g and g[:5] + g[6:], f"runs row {run_id}")
         t.same("scripts", w[5], g and json.loads(g[5]), f"runs.summary of {run_id}")
         # the file's summary was written by the runner: the view agrees before regrading
         t.same("scripts", as_summary_tuple(w[5]), summary.get(run_id),
@@ -895,7 +918,7 @@ def test_scripts(t, ext, sqlite, tmp):
         other = os.path.join(tmp, "other.db")
         fresh_db(sqlite, other)
         for r in RESULTS:
-            import_run(sqlite, other, r, path)
+            import_run(sqlite, other, r, path, os.path.basename(DATASET))
         t.same("scripts", before, dump(other), f"dataset as {name} gives the same database")
     # \u escapes stay escapes in the stored JSON text: the same values, parsed
     path = os.path.join(tmp, "ascii.jsonl")
@@ -912,8 +935,12 @@ def test_scripts(t, ext, sqlite, tmp):
     other = os.path.join(tmp, "other.db")
     fresh_db(sqlite, other)
     import_run(sqlite, other, both)
-    t.same("scripts", dump(db, False), dump(other, False),
-           "one results file with both runs gives the same rows")
+    t.same("scripts", dump(db, False, [("runs", "results_file")]),
+           dump(other, False, [("runs", "results_file")]),
+           "one results file with all the runs gives the same rows")
+    t.same("scripts", [(both,)] * len(RESULTS),
+           sqlite3.connect(other).execute("SELECT results_file FROM runs").fetchall(),
+           "runs.results_file: the :results path as given")
     # a shorter version of a run replaces the longer one
     short_run = json.load(open(RESULTS[0], encoding="utf-8"))
     short_run["cases"] = short_run["cases"][:4]
@@ -924,27 +951,54 @@ def test_scripts(t, ext, sqlite, tmp):
     n = sqlite3.connect(other).execute("SELECT count(*) FROM cases WHERE run_id = ?",
                                        (short_run["run_id"],)).fetchone()[0]
     t.same("scripts", 4, n, "re-import of a shorter run leaves only its cases")
-    # without a dataset: constraints stay NULL (these cases carry none)
+    # without a dataset the cases have no source of constraints (these carry
+    # none): the import says so, marks them not rescorable, and the regrade
+    # keeps the runner's scores instead of calling them inconclusive
     fresh_db(sqlite, other)
-    import_run(sqlite, other, RESULTS[0], None)
-    n = sqlite3.connect(other).execute("SELECT count(*), count(constraints) FROM cases"
-                                       ).fetchone()
-    t.same("scripts", (12, 0), n, "import without :dataset")
-    # errors: nothing changes, the message says what is wrong
-    for results, dataset, message in (
-            (os.path.join(tmp, "missing.json"), DATASET, "import: set :results"),
-            (RESULTS[0], os.path.join(tmp, "missing.jsonl"), "import: cannot read the :dataset"),
-            (DATASET, DATASET, "import: the :results file is not valid JSON")):
-        p = cli(sqlite, db, IMPORT, [(":results", results), (":dataset", dataset)],
-                check=False)
-        t.check("scripts", p.returncode != 0 and message.encode() in p.stderr,
-                f"import error for {results}, {dataset}: exit {p.returncode}, "
-                f"{p.stderr[:300]!r}")
-        t.same("scripts", before, dump(db), f"failed import leaves the database: {message}")
-    p = subprocess.run([sqlite, "-bail", db], stdin=open(IMPORT, encoding="utf-8"),
-                       capture_output=True, cwd=ROOT)
-    t.check("scripts", p.returncode != 0 and b"import: set :results" in p.stderr,
-            f"import without parameters: {p.returncode} {p.stderr[:200]!r}")
+    p = import_run(sqlite, other, RESULTS[0], None)
+    t.same("scripts", NO_DATASET_NOTE % (12, 12), p.stderr.decode(),
+           "import without :dataset: the note on stderr")
+    con = sqlite3.connect(other)
+    t.same("scripts", (12, 0, 0, None), con.execute(
+        "SELECT count(*), count(constraints), sum(rescorable), (SELECT dataset FROM runs)"
+        " FROM cases").fetchone(), "import without :dataset: no constraints, not rescorable")
+    cli(sqlite, other, REGRADE, ext=ext)
+    t.same("scripts", (12, 12, 10, 0), con.execute(
+        "SELECT count(*), sum(score IS runner_score AND passed IS runner_passed"
+        " AND reason IS runner_reason AND scored_by = 'runner'), count(score),"
+        " (SELECT count(*) FROM checks) FROM cases").fetchone(),
+        "the regrade keeps the runner's scores of cases without constraints")
+    con.close()
+    # :dataset_name without :dataset names the run's dataset
+    import_run(sqlite, other, RESULTS[0], None, "'if-cases v2'")   # quoted: a space
+    t.same("scripts", [("if-cases v2",)], sqlite3.connect(other).execute(
+        "SELECT dataset FROM runs").fetchall(), ":dataset_name without :dataset")
+    # cases carrying their own constraints (key "constraints", or
+    # "metadata": {"constraints": ...}) are rescorable without a dataset
+    own = json.load(open(RESULTS[1], encoding="utf-8"))
+    by_id = load_dataset(DATASET)
+    for k, c in enumerate(own["cases"]):
+        if k % 2:
+            c["constraints"] = by_id[c["id"]]["constraints"]
+        else:
+            c["metadata"] = {"constraints": by_id[c["id"]]["constraints"]}
+    own_path = os.path.join(tmp, "own.json")
+    with open(own_path, "w", encoding="utf-8") as f:
+        json.dump(own, f)
+    fresh_db(sqlite, other)
+    p = import_run(sqlite, other, own_path, None)
+    t.same("scripts", b"", p.stderr, "cases with their own constraints: no note")
+    cli(sqlite, other, REGRADE, ext=ext)
+    got = sqlite3.connect(other).execute(
+        "SELECT rescorable, score, reason FROM cases ORDER BY ord").fetchall()
+    for k, c in enumerate(own["cases"]):
+        cons = by_id[c["id"]]["constraints"]
+        if c["agent_response"] == "" and c["score"] is None:
+            want = (1, None, c["reason"])
+        else:
+            want = (1,) + oracle.evaluate(c["agent_response"].encode(),
+                                          None if cons is None else json.dumps(cons).encode())
+        t.same("scripts", want, got[k], f"own constraints, case {c['id']}")
 
     # the regrade, through the CLI with the extension
     p = cli(sqlite, db, REGRADE, ext=ext)
@@ -963,9 +1017,11 @@ def test_scripts(t, ext, sqlite, tmp):
                 w["agent_response"].encode(),
                 None if cons is None else json.dumps(cons).encode())
         t.same("scripts", (score, pass_of(score) if not skip else w["passed"], reason,
-                           w["runner_score"], w["runner_passed"], w["runner_reason"]),
+                           w["runner_score"], w["runner_passed"], w["runner_reason"],
+                           "runner" if skip else "regrade"),
                (g["score"], g["passed"], g["reason"], g["runner_score"],
-                g["runner_passed"], g["runner_reason"]), f"regraded case {key}")
+                g["runner_passed"], g["runner_reason"], g["scored_by"]),
+               f"regraded case {key}")
         regraded[key] = {"score": score, "expected_behavior": w["expected_behavior"]}
     changed = sum(1 for k, w in want_cases.items() if regraded[k]["score"] != w["score"])
     t.check("scripts", changed >= 1, "the regrade changed no score (fixture lost its point)")
@@ -976,6 +1032,316 @@ def test_scripts(t, ext, sqlite, tmp):
     again = dump(db)
     cli(sqlite, db, REGRADE, ext=ext)
     t.same("scripts", again, dump(db), "regrading twice changes nothing")
+
+
+# ----------------------------------------------------------------- errors
+
+def error_text(stderr):
+    """stderr with the CLI's line numbers taken out (they move when the script
+    is edited; the messages are what a user reads)."""
+    return re.sub(r"near line \d+:", "near line N:", stderr.decode())
+
+
+def test_import_errors(t, sqlite, tmp):
+    """Each way the import stops: the exact message, exit status 1, and the
+    database exactly as before."""
+    db = os.path.join(tmp, "errors.db")
+    fresh_db(sqlite, db)
+    import_run(sqlite, db, RESULTS[0])
+    before = dump(db)
+    run1 = json.load(open(RESULTS[0], encoding="utf-8"))
+    rows = [json.loads(line) for line in open(DATASET, encoding="utf-8") if line.strip()]
+
+    def write(name, obj=None, text=None):
+        path = os.path.join(tmp, name)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text if text is not None else json.dumps(obj))
+        return path
+
+    def variant(change):
+        run = json.loads(json.dumps(run1))
+        change(run)
+        return run
+
+    nine = write("nine.jsonl", text="\n".join(json.dumps(r) for r in rows[:9]))
+    eleven = write("eleven.jsonl", text="\n".join(json.dumps(r) for r in rows
+                                                  if r["id"] != "if-004"))
+    many = write("many.json", variant(lambda r: r["cases"].extend(
+        dict(r["cases"][0], id=f"x-{k:02d}") for k in range(12))))
+    dup = write("dup.json", variant(lambda r: [c.update(id="if-003") for c in r["cases"][3:5]]))
+    dup2 = write("dup2.json", variant(lambda r: [c.update(id=i) for c, i in zip(
+        r["cases"][6:], ["unknown"] * 3 + ["if-001"] * 2)]))
+    noid = write("noid.json", variant(lambda r: r["cases"][2].pop("id")))
+    norun = write("norun.json", variant(lambda r: r.pop("run_id")))
+    missing = os.path.join(tmp, "absent.json")
+    stop_missing = ("Runtime error near line N: CHECK constraint failed: import: cases missing"
+                    " from the :dataset file; nothing imported (19)\n")
+    stop_repeat = ("Runtime error near line N: CHECK constraint failed: import: a case id"
+                   " repeats within a run; nothing imported (19)\n")
+    cases = [
+        ("no :results", None, DATASET,
+         "Runtime error near line N: CHECK constraint failed: import: set :results to a"
+         " readable eval_results.json (19)\n"),
+        ("unreadable :results", missing, DATASET,
+         "Runtime error near line N: CHECK constraint failed: import: set :results to a"
+         " readable eval_results.json (19)\n"),
+        ("unreadable :dataset", RESULTS[0], missing,
+         "Runtime error near line N: CHECK constraint failed: import: cannot read the"
+         " :dataset file (19)\n"),
+        ("results not JSON", DATASET, DATASET,
+         "Runtime error near line N: CHECK constraint failed: import: the :results file is"
+         " not valid JSON (19)\n"),
+        ("three ids missing from the dataset", RESULTS[0], nine,
+         f"import: 3 case ids of {RESULTS[0]} are not in the :dataset file {nine}:"
+         " if-010, if-012, if-011\n" + stop_missing),
+        ("one id missing from the dataset", RESULTS[0], eleven,
+         f"import: 1 case id of {RESULTS[0]} is not in the :dataset file {eleven}:"
+         " if-004\n" + stop_missing),
+        ("fifteen ids missing: ten named", many, nine,
+         f"import: 15 case ids of {many} are not in the :dataset file {nine}: if-010,"
+         " if-012, if-011, x-00, x-01, x-02, x-03, x-04, x-05, x-06 and 5 more\n"
+         + stop_missing),
+        ("a repeated id", dup, DATASET,
+         f"import: a case id repeats within a run in {dup} (ids must be unique per run):"
+         " if-003 (run 20250611_091502, 3 cases)\n" + stop_repeat),
+        ("two repeated ids", dup2, DATASET,
+         f"import: a case id repeats within a run in {dup2} (ids must be unique per run):"
+         " if-001 (run 20250611_091502, 3 cases), unknown (run 20250611_091502, 3 cases)\n"
+         + stop_repeat),
+        ("a case without id", noid, DATASET,
+         "Runtime error near line N: CHECK constraint failed: import: a case has no id"
+         " (19)\n"),
+        ("a run without run_id", norun, DATASET,
+         "Runtime error near line N: CHECK constraint failed: import: a run has no run_id"
+         " (19)\n"),
+    ]
+    for what, results, dataset, message in cases:
+        params = ([] if results is None else [(":results", results)]) + \
+                 [(":dataset", dataset)]
+        p = cli(sqlite, db, IMPORT, params, check=False)
+        t.same("errors", (1, message, b""), (p.returncode, error_text(p.stderr), p.stdout),
+               f"import error: {what}")
+        t.same("errors", before, dump(db), f"a failed import changes nothing: {what}")
+
+    # a database made by the schema before runs.dataset: schema.sql stops and
+    # names the upgrade; sql/upgrade.sql then brings it up to date, giving the
+    # runner's scores back to the cases an older regrade made inconclusive
+    old = os.path.join(tmp, "old.db")
+    if os.path.exists(old):
+        os.remove(old)
+    con = sqlite3.connect(old)
+    con.executescript(OLD_SCHEMA)
+    con.execute("INSERT INTO runs (run_id, model) VALUES ('r1', 'm')")
+    con.executemany(
+        "INSERT INTO cases (run_id, ord, id, constraints, score, passed, reason,"
+        " runner_score, runner_passed, runner_reason) VALUES ('r1', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(0, "a", '{"max_words": 1}', 1.0, 1, "all 1 constraints satisfied",
+          0.0, 0, "0/1 satisfied; failed: max_words<=1 (got 2)"),
+         (1, "b", None, None, None, "no constraints specified — cannot score",
+          1.0, 1, "all 2 constraints satisfied")])
+    con.commit()
+    con.close()
+    p = cli(sqlite, old, SCHEMA, check=False)
+    t.same("errors", (1, f"schema: {old} was made by an older sql/schema.sql (runs has no"
+                      f" dataset column); upgrade it once with: sqlite3 {old} <"
+                      " sql/upgrade.sql, then run sql/schema.sql again\n"
+                      "Runtime error near line N: CHECK constraint failed: schema: the"
+                      " database needs sql/upgrade.sql (19)\n"),
+           (p.returncode, error_text(p.stderr)), "schema.sql on an older database")
+    p = cli(sqlite, old, UPGRADE, check=False)
+    t.same("errors", (0, b""), (p.returncode, p.stderr), "upgrade.sql")
+    p = cli(sqlite, old, SCHEMA, check=False)
+    t.same("errors", (0, b""), (p.returncode, p.stderr), "schema.sql after upgrade.sql")
+    con = sqlite3.connect(old)
+    t.same("errors", [("a", 1, 1.0, "regrade"), ("b", 0, 1.0, "runner")], con.execute(
+        "SELECT id, rescorable, score, scored_by FROM cases ORDER BY ord").fetchall(),
+        "upgrade.sql: rescorable, scored_by, the runner's score back")
+    t.same("errors", [("case_changes",), ("kind_summary",), ("run_summary",)], con.execute(
+        "SELECT name FROM sqlite_schema WHERE type = 'view' ORDER BY name").fetchall(),
+        "schema.sql after upgrade.sql: the views")
+    con.close()
+
+
+# The schema before runs.dataset, for the upgrade test.
+OLD_SCHEMA = """
+CREATE TABLE runs (run_id TEXT PRIMARY KEY NOT NULL, completed_at TEXT,
+  agent_endpoint TEXT, model TEXT, pipeline TEXT, total_cases INTEGER, summary TEXT);
+CREATE TABLE cases (run_id TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+  ord INTEGER NOT NULL, id TEXT NOT NULL, benchmark TEXT, input TEXT,
+  expected_behavior TEXT, agent_response TEXT, constraints TEXT, score REAL,
+  passed INTEGER, reason TEXT, runner_score REAL, runner_passed INTEGER,
+  runner_reason TEXT, source TEXT, notes TEXT, PRIMARY KEY (run_id, ord));
+"""
+
+
+# ---------------------------------------------------------------- regrade
+
+def sections(stdout):
+    """The regrade's printed tables (.mode tabs, headers on): title -> rows."""
+    out = {}
+    for block in stdout.decode().split("\n\n"):
+        lines = block.strip("\n").split("\n")
+        if len(lines) >= 2:
+            out[lines[0]] = [line.split("\t") for line in lines[2:]]
+    return out
+
+
+def f4(x):
+    return "NULL" if x is None else "%.4f" % x
+
+
+def percent0(failed, checks):
+    """printf('%.0f%%', 100.0 * failed / checks): halves away from zero."""
+    return "%d%%" % ((200 * failed + checks) // (2 * checks))
+
+
+def expected_changes(runs, scores):
+    """case_changes computed here: runs {run_id: (completed_at, model)},
+    scores {(run_id, id): (score, passed, reason, ord)} after the regrade."""
+    rows = []
+    by_model = {}
+    for run_id, (when, model) in runs.items():
+        by_model.setdefault(model, []).append((when, run_id))
+    for model, series in by_model.items():
+        series.sort()
+        for (_, prev), (_, cur) in zip(series, series[1:]):
+            for (r, cid), (score, passed, reason, _) in scores.items():
+                if r != cur or (prev, cid) not in scores:
+                    continue
+                fs, fp, fr, _ = scores[(prev, cid)]
+                change = ("unchanged" if fp == passed else
+                          "inconclusive" if fp is None or passed is None else
+                          "regressed" if fp == 1 else "fixed")
+                rows.append(("if_dataset.jsonl", model, prev, cur, cid, fs, score, fp,
+                             passed, fr, reason, change))
+    return sorted(rows, key=lambda r: (r[1], r[3], r[4]))
+
+
+def test_regrade(t, ext, sqlite, tmp):
+    """sql/regrade.sql on the four fixture runs: the stored checks against the
+    oracle, case_changes against the pairs computed here, and every printed
+    table against values computed here or the views."""
+    db = os.path.join(tmp, "regrade.db")
+    fresh_db(sqlite, db)
+    for path in RESULTS:
+        import_run(sqlite, db, path)
+    by_id = load_dataset(DATASET)
+    p = subprocess.run([sqlite, "-bail", "-cmd", f".load {ext}", "-cmd", ".mode tabs", db],
+                       stdin=open(REGRADE, encoding="utf-8"), capture_output=True, cwd=ROOT)
+    t.same("regrade", (0, b""), (p.returncode, p.stderr), "regrade.sql runs")
+    printed = sections(p.stdout)
+    con = sqlite3.connect(db)
+    runs, scores, want_checks = {}, {}, []
+    kept = {}                                   # run -> cases left as the runner scored them
+    kinds = {}                                  # (model, run, kind) -> [checks, failed]
+    for path in RESULTS:
+        run = json.load(open(path, encoding="utf-8"))
+        runs[run["run_id"]] = (run["completed_at"], run["model"])
+        for k, c in enumerate(run["cases"]):
+            cons = by_id[c["id"]]["constraints"]
+            cons_b = None if cons is None else json.dumps(cons).encode()
+            kept.setdefault(run["run_id"], 0)
+            if c["agent_response"] == "" and c["score"] is None:
+                score, reason, checks = c["score"], c["reason"], []
+                kept[run["run_id"]] += 1
+            else:
+                score, reason, checks = oracle.result(c["agent_response"].encode(), cons_b)
+            scores[(run["run_id"], c["id"])] = (score, pass_of(score), reason, k)
+            for seq, kind, label, ok in checks:
+                want_checks.append((run["run_id"], c["id"], seq, kind, label, ok))
+                n = kinds.setdefault((run["model"], run["run_id"], kind), [0, 0])
+                n[0] += 1
+                n[1] += 1 - ok
+    got_checks = con.execute("SELECT run_id, id, seq, kind, label, ok FROM checks"
+                             " ORDER BY run_id, id, seq").fetchall()
+    t.same("regrade", sorted(want_checks), got_checks, "checks: one row per check (oracle)")
+    t.check("regrade", len(got_checks) == 130, f"checks: {len(got_checks)} rows, not 130")
+
+    # case_changes, every row and column
+    want = expected_changes(runs, scores)
+    got = con.execute("SELECT * FROM case_changes ORDER BY model, to_run, id").fetchall()
+    t.same("regrade", want, got, "case_changes")
+    known = {("20250618_101230", "regressed"): ["if-001", "if-003"],
+             ("20250618_101230", "fixed"): ["if-007"],
+             ("20250618_101230", "inconclusive"): ["if-010"],
+             ("20250619_083015", "regressed"): ["if-006"],
+             ("20250619_083015", "fixed"): ["if-001", "if-009"],
+             ("20250619_083015", "inconclusive"): ["if-010"]}
+    for (run_id, change), ids in known.items():
+        t.same("regrade", ids, [r[0] for r in con.execute(
+            "SELECT id FROM case_changes WHERE to_run = ? AND change = ? ORDER BY id",
+            (run_id, change))], f"case_changes: {change} in {run_id}")
+
+    # the printed tables
+    summary = {r[0]: r[1:] for r in con.execute("SELECT * FROM run_summary")}
+    order = sorted(runs, key=lambda r: runs[r][0])
+
+    def txt(v):
+        return "" if v is None else str(v)
+    t.same("regrade", [[runs[r][1], r, "if_dataset.jsonl"] + [txt(v) for v in summary[r]]
+                       + [str(kept[r])] for r in order],
+           printed.get("Summary per run (rates over scored cases; passed = score >= 0.5)"),
+           "printed: Summary per run = run_summary")
+    per_model = []
+    for r in sorted(runs, key=lambda r: (runs[r][1], runs[r][0])):
+        ch = [x for x in want if x[3] == r]
+        prev = ch[0][2] if ch else ""
+        per_model.append([runs[r][1], r, str(summary[r][0]), txt(summary[r][2]),
+                          txt(summary[r][3]),
+                          str(sum(1 for x in ch if x[11] == "regressed")),
+                          str(sum(1 for x in ch if x[11] == "fixed")), prev])
+    t.same("regrade", per_model, printed.get(
+        "Per model, run by run (changes: against the model's previous run on the dataset)"),
+        "printed: Per model, run by run")
+    t.same("regrade", [[x[1], x[2], x[3], x[4], x[11], f4(x[5]), f4(x[6]), x[10]]
+                       for x in sorted((x for x in want if x[11] in ("regressed", "fixed")),
+                                       key=lambda x: (x[1], x[3], x[11] != "regressed", x[4]))],
+           printed.get("Regressions and fixes since the previous run"),
+           "printed: Regressions and fixes")
+    kind_rows = sorted(((m, r, k, n[0], n[1]) for (m, r, k), n in kinds.items()),
+                       key=lambda x: (x[0], runs[x[1]][0], x[1], -x[4] / x[3], x[2]))
+    t.same("regrade", [[m, r, k, str(c), str(f), percent0(f, c)] for m, r, k, c, f in kind_rows],
+           printed.get("Failure rate per constraint kind"),
+           "printed: Failure rate per constraint kind (no unscored case counted)")
+    # ... and they agree with run_summary: the cases with checks are the scored
+    # cases, and a case's score is the share of its checks that passed
+    for r in runs:
+        ids = {cid for (rr, cid, *_rest) in want_checks if rr == r}
+        t.same("regrade", summary[r][0], len(ids), f"checked cases = scored_cases in {r}")
+        rates = [sum(c[5] for c in want_checks if c[0] == r and c[1] == i) /
+                 sum(1 for c in want_checks if c[0] == r and c[1] == i) for i in sorted(ids)]
+        t.same("regrade", summary[r][3], round(sum(x >= 0.5 for x in rates) / len(rates), 4),
+               f"pass rate from the checks = run_summary.pass_rate in {r}")
+    worst = sorted(((runs[r][1], r, cid, sc[0], sc[2], runs[r][0]) for (r, cid), sc in
+                    scores.items() if sc[0] is not None and sc[0] < 0.5),
+                   key=lambda x: (x[3], x[0], x[5], x[2]))[:10]
+    t.same("regrade", [[m, r, cid, "%.3f" % sc, reason] for m, r, cid, sc, reason, _ in worst],
+           printed.get("Worst cases"), "printed: Worst cases (with run_id)")
+    t.same("regrade", [["20250611_091502", "if-002", "0.7500", "1.0000",
+                        "all 4 constraints satisfied"]],
+           printed.get("Changed by the regrade (NULL: inconclusive)"),
+           "printed: Changed by the regrade")
+    con.close()
+
+    # a NULL score prints as NULL, not 0.0000: a dataset whose if-001 has no
+    # recognized constraint makes the runner's 1.0 inconclusive
+    rows = [json.loads(line) for line in open(DATASET, encoding="utf-8") if line.strip()]
+    for r in rows:
+        if r["id"] == "if-001":
+            r["constraints"] = {"tone": "formal"}
+    path = os.path.join(tmp, "tone.jsonl")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(json.dumps(r) for r in rows))
+    fresh_db(sqlite, db)
+    import_run(sqlite, db, RESULTS[0], path)
+    p = subprocess.run([sqlite, "-bail", "-cmd", f".load {ext}", "-cmd", ".mode tabs", db],
+                       stdin=open(REGRADE, encoding="utf-8"), capture_output=True, cwd=ROOT)
+    t.same("regrade", [["20250611_091502", "if-001", "1.0000", "NULL",
+                        "no recognized constraints — cannot score"],
+                       ["20250611_091502", "if-002", "0.7500", "1.0000",
+                        "all 4 constraints satisfied"]],
+           sections(p.stdout).get("Changed by the regrade (NULL: inconclusive)"),
+           "printed: a NULL score is NULL")
 
 
 # ------------------------------------------------------------------- main
@@ -1004,7 +1370,13 @@ def main():
                 ("subtype", lambda: test_subtype(t, ext)),
                 ("rounding", lambda: test_rounding(t, rng)),
                 ("summary", lambda: test_summary(t, rng)),
-                ("scripts", lambda: test_scripts(t, ext, args.sqlite, tmp))):
+                ("scripts", lambda: test_scripts(t, ext, args.sqlite, tmp)),
+                ("errors", lambda: test_import_errors(t, args.sqlite, tmp)),
+                ("regrade", lambda: test_regrade(t, ext, args.sqlite, tmp)),
+                ("report", lambda: report_check.test_report(
+                    t, sys.modules[__name__], args.sqlite, ext, tmp)),
+                ("render", lambda: report_check.test_render(
+                    t, sys.modules[__name__], args.sqlite, ext, tmp))):
             if args.only and name not in args.only.split(","):
                 continue
             before = (t.passed, t.failed)

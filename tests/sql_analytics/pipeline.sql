@@ -1,5 +1,5 @@
 -- pipeline.sql: the scripts of sql/ end to end on the fixtures, as a user runs
--- them in the sqlite3 CLI: schema, import of two eval runs (twice), regrade,
+-- them in the sqlite3 CLI: schema, import of four eval runs (one twice), regrade,
 -- summaries. tests/analytics.py checks the same against the files and the
 -- Python oracle; this shows the CLI route and its output.
 .nullvalue NULL
@@ -9,10 +9,15 @@
 .read sql/import.sql
 .parameter set :results tests/fixtures/eval_results_llama-3.1-8b.json
 .read sql/import.sql
+.parameter set :results tests/fixtures/eval_results_gpt-4o-mini_0618.json
+.read sql/import.sql
+.parameter set :results tests/fixtures/eval_results_llama-3.1-8b_0619.json
+.read sql/import.sql
 .headers on
 
-SELECT run_id, model, pipeline, total_cases, count(*) AS cases,
-       count(constraints) AS with_constraints, count(score) AS scored
+SELECT run_id, model, pipeline, total_cases, dataset, results_file, count(*) AS cases,
+       count(constraints) AS with_constraints, count(score) AS scored,
+       sum(rescorable) AS rescorable, group_concat(DISTINCT scored_by) AS scored_by
 FROM runs JOIN cases USING (run_id) GROUP BY run_id;
 
 -- as imported, the view gives the runner's own summary
@@ -26,10 +31,11 @@ SELECT s.run_id,
        AND s.bad_case_pass_rate IS r.summary ->> '$.bad_case_pass_rate' AS same_as_file
 FROM run_summary AS s JOIN runs AS r USING (run_id);
 
--- importing again changes nothing, rowids included
+-- importing again changes nothing, rowids included (import.sql sets .headers off)
 CREATE TEMP TABLE snapshot AS SELECT rowid AS rid, * FROM cases;
 .parameter set :results tests/fixtures/eval_results_gpt-4o-mini.json
 .read sql/import.sql
+.headers on
 SELECT (SELECT count(*) FROM (SELECT rowid, * FROM cases EXCEPT SELECT * FROM snapshot))
      + (SELECT count(*) FROM (SELECT * FROM snapshot EXCEPT SELECT rowid, * FROM cases))
        AS differences_after_reimport;
@@ -44,3 +50,29 @@ WHERE id IN ('if-011', 'if-012') ORDER BY run_id, ord;
 SELECT run_id, id, runner_score, score, runner_reason, reason FROM cases
 WHERE score IS NOT runner_score OR reason IS NOT runner_reason;
 SELECT * FROM run_summary;
+SELECT run_id, scored_by, count(*) AS cases FROM cases GROUP BY run_id, scored_by;
+
+-- the stored checks: one row per check of each rescored case
+SELECT run_id, count(*) AS checks, count(DISTINCT id) AS cases, sum(ok) AS ok
+FROM checks GROUP BY run_id;
+
+-- regrading again gives the same rows
+CREATE TEMP TABLE checks_before AS SELECT * FROM checks;
+CREATE TEMP TABLE cases_before AS SELECT * FROM cases;
+.output /dev/null
+.read sql/regrade.sql
+.output
+.headers on
+SELECT (SELECT count(*) FROM (SELECT * FROM checks EXCEPT SELECT * FROM checks_before))
+     + (SELECT count(*) FROM (SELECT * FROM checks_before EXCEPT SELECT * FROM checks))
+     + (SELECT count(*) FROM (SELECT * FROM cases EXCEPT SELECT * FROM cases_before))
+     + (SELECT count(*) FROM checks) - (SELECT count(*) FROM checks_before)
+       AS differences_after_regrading_again;
+
+-- importing a run again gives it the runner's scores back and drops its checks
+.parameter set :results tests/fixtures/eval_results_gpt-4o-mini.json
+.read sql/import.sql
+.headers on
+SELECT run_id, count(*) AS checks FROM checks GROUP BY run_id;
+SELECT id, runner_score, score, scored_by FROM cases
+WHERE run_id = '20250611_091502' AND id = 'if-002';
