@@ -38,7 +38,7 @@ echo "ifscore demo: $("$SQLITE" build/demo.db \
 # with the extension, print the analytics, write the report.
 rm -f build/runs.db
 "$SQLITE" -bail build/runs.db < sql/schema.sql
-for f in tests/fixtures/eval_results_*.json; do
+for f in tests/fixtures/eval_results_*.json tests/fixtures/week2/eval_results_*.json; do
   "$SQLITE" -bail -cmd ".parameter set :results $f" \
     -cmd ".parameter set :dataset tests/fixtures/if_dataset.jsonl" \
     build/runs.db < sql/import.sql

@@ -26,8 +26,20 @@ on any failure):
   summary     run_summary against the runner's formula on random runs.
   scripts     sql/import.sql through the sqlite3 CLI on the fixtures: every column
               against the files, idempotence, JSON array / JSONL / CRLF datasets,
-              errors; sql/regrade.sql: every score against the oracle, and
+              no dataset (the runner's scores kept), cases with their own
+              constraints; sql/regrade.sql: every score against the oracle, and
               run_summary against the runner's formula over the same data.
+  errors      each way the import stops: the exact message, exit 1, the database
+              unchanged; schema.sql on an older database, and sql/upgrade.sql.
+  regrade     the four fixture runs regraded: `checks` row by row against the
+              oracle, case_changes against pairs computed here (the known
+              regressions and fixes), every table the regrade prints against
+              values computed here, agreeing with run_summary.
+  report      sql/report.sql without the extension: every figure on the page
+              against the views (tests/report_check.py), escaping, empty and
+              crowded databases.
+  render      the page in headless Chromium: layout checks, build/report.png,
+              build/report-full.png, build/report.pdf (tests/report_check.py).
 
 IFSCORE_NO_REGEX=1 skips cases with a regex (for a build with a stub regex).
 """
@@ -56,7 +68,7 @@ import report_check  # noqa: E402
 FIXTURES = os.path.join(HERE, "fixtures")
 RESULTS = [os.path.join(FIXTURES, f) for f in
            ("eval_results_gpt-4o-mini.json", "eval_results_llama-3.1-8b.json",
-            "eval_results_gpt-4o-mini_0618.json", "eval_results_llama-3.1-8b_0619.json")]
+            "week2/eval_results_gpt-4o-mini.json", "week2/eval_results_llama-3.1-8b.json")]
 DATASET = os.path.join(FIXTURES, "if_dataset.jsonl")
 SCHEMA = os.path.join(ROOT, "sql", "schema.sql")
 IMPORT = os.path.join(ROOT, "sql", "import.sql")

@@ -12,9 +12,9 @@
 .read sql/import.sql
 .parameter set :results tests/fixtures/eval_results_llama-3.1-8b.json
 .read sql/import.sql
-.parameter set :results tests/fixtures/eval_results_gpt-4o-mini_0618.json
+.parameter set :results tests/fixtures/week2/eval_results_gpt-4o-mini.json
 .read sql/import.sql
-.parameter set :results tests/fixtures/eval_results_llama-3.1-8b_0619.json
+.parameter set :results tests/fixtures/week2/eval_results_llama-3.1-8b.json
 .read sql/import.sql
 .output /dev/null
 .read sql/regrade.sql
@@ -32,7 +32,7 @@ WHERE run_id NOT IN (SELECT to_run FROM case_changes) ORDER BY run_id;
 
 -- another dataset (or model) is another series: run 3 under another dataset
 -- name pairs with nothing, and so does run 1 left alone on its dataset
-.parameter set :results tests/fixtures/eval_results_gpt-4o-mini_0618.json
+.parameter set :results tests/fixtures/week2/eval_results_gpt-4o-mini.json
 .parameter set :dataset_name if_dataset_v2
 .read sql/import.sql
 .headers on
@@ -62,7 +62,7 @@ SELECT count(*) AS rows, sum(id = 'if-010') AS if_010 FROM case_changes
 WHERE to_run = '20250618_101230';
 
 -- the stored checks (re-import and regrade first: the DELETE above went)
-.parameter set :results tests/fixtures/eval_results_gpt-4o-mini_0618.json
+.parameter set :results tests/fixtures/week2/eval_results_gpt-4o-mini.json
 .read sql/import.sql
 .output /dev/null
 .read sql/regrade.sql

@@ -9,9 +9,9 @@
 .read sql/import.sql
 .parameter set :results tests/fixtures/eval_results_llama-3.1-8b.json
 .read sql/import.sql
-.parameter set :results tests/fixtures/eval_results_gpt-4o-mini_0618.json
+.parameter set :results tests/fixtures/week2/eval_results_gpt-4o-mini.json
 .read sql/import.sql
-.parameter set :results tests/fixtures/eval_results_llama-3.1-8b_0619.json
+.parameter set :results tests/fixtures/week2/eval_results_llama-3.1-8b.json
 .read sql/import.sql
 .headers on
 
