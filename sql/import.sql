@@ -178,9 +178,9 @@ INSERT INTO import_case
   FROM import_run AS r, json_each(r.value, '$.cases') AS e;
 
 -- ---- checks: nothing is written before they pass ---------------------------
--- Each check prints its message with the ids to stderr (.once stderr) when it
--- fails, then a CHECK constraint stops the script (.bail on) inside the open
--- transaction, so nothing changes.
+-- Each failing check prints its message with the ids to stderr (.once stderr);
+-- then a CHECK constraint of import_check stops the script (.bail on) inside the
+-- open transaction, so nothing changes.
 
 -- A case id names one case of a run.
 DROP TABLE IF EXISTS temp.import_repeat;
@@ -194,12 +194,6 @@ SELECT 'import: a case id repeats within a run in ' || :results
            FROM (SELECT * FROM import_repeat ORDER BY run_id, first LIMIT 10))
        || CASE WHEN count(*) > 10 THEN ' and ' || (count(*) - 10) || ' more' ELSE '' END
 FROM import_repeat HAVING count(*) > 0;
-DROP TABLE IF EXISTS temp.import_check_repeat;
-CREATE TEMP TABLE import_check_repeat (
-  n INTEGER CONSTRAINT "import: a case id repeats within a run; nothing imported"
-    CHECK (n = 0)
-);
-INSERT INTO import_check_repeat SELECT count(*) FROM import_repeat;
 
 -- With :dataset, every case has its row there.
 DROP TABLE IF EXISTS temp.import_missing;
@@ -217,12 +211,18 @@ SELECT 'import: ' || count(*) || CASE count(*) WHEN 1 THEN ' case id' ELSE ' cas
            FROM (SELECT id FROM import_missing ORDER BY first LIMIT 10))
        || CASE WHEN count(*) > 10 THEN ' and ' || (count(*) - 10) || ' more' ELSE '' END
 FROM import_missing HAVING count(*) > 0;
-DROP TABLE IF EXISTS temp.import_check_missing;
-CREATE TEMP TABLE import_check_missing (
-  n INTEGER CONSTRAINT "import: cases missing from the :dataset file; nothing imported"
-    CHECK (n = 0)
+
+DROP TABLE IF EXISTS temp.import_check;
+CREATE TEMP TABLE import_check (
+  repeated INTEGER
+    CONSTRAINT "import: a case id repeats within a run; nothing imported"
+    CHECK (repeated = 0),
+  missing INTEGER
+    CONSTRAINT "import: cases missing from the :dataset file; nothing imported"
+    CHECK (missing = 0)
 );
-INSERT INTO import_check_missing SELECT count(*) FROM import_missing;
+INSERT INTO import_check
+  SELECT (SELECT count(*) FROM import_repeat), (SELECT count(*) FROM import_missing);
 
 -- Without any source of constraints a case keeps the runner's score: say so.
 .once stderr
@@ -320,9 +320,8 @@ INSERT INTO cases (run_id, ord, id, benchmark, input, expected_behavior, agent_r
 
 COMMIT;
 
-DROP TABLE temp.import_check_missing;
+DROP TABLE temp.import_check;
 DROP TABLE temp.import_missing;
-DROP TABLE temp.import_check_repeat;
 DROP TABLE temp.import_repeat;
 DROP TABLE temp.import_case;
 DROP TABLE temp.import_run;

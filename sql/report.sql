@@ -91,6 +91,14 @@ SELECT p.*,
        replace(replace(replace(replace(replace(printf('%s', coalesce(p.results_file, '')), '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;') AS file_h,
        replace(replace(replace(replace(replace(printf('%s', coalesce(p.prev_run, '')), '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;') AS prev_h
 FROM placed AS p;
+-- The series' label after its colour swatch; a legend entry naming the run.
+ALTER TABLE rep_run ADD COLUMN label_h TEXT;
+ALTER TABLE rep_run ADD COLUMN legend_run_h TEXT;
+UPDATE rep_run SET
+  label_h = '<span class="sw" style="background:' || color || '"></span>' || series_h,
+  legend_run_h = '<li><span class="sw" style="background:' || color || '"></span>'
+    || series_h || ' <span class="run">' || run_short_h
+    || CASE WHEN day <> '' THEN ' · ' || day ELSE '' END || '</span></li>';
 
 -- The cases, with the texts the page shows escaped (long ones cut).
 DROP TABLE IF EXISTS temp.rep_case;
@@ -278,14 +286,8 @@ CREATE TEMP TABLE rep_legend AS
 SELECT '<ul class="legend">' || group_concat(item, '') || '</ul>' AS all_runs,
        '<ul class="legend">' || group_concat(latest, '') || '</ul>' AS latest_runs
 FROM (SELECT series_no,
-             max(CASE WHEN recency = 1 THEN
-               '<li><span class="sw" style="background:' || color || '"></span>'
-               || series_h || '</li>' END) AS item,
-             max(CASE WHEN recency = 1 THEN
-               '<li><span class="sw" style="background:' || color || '"></span>'
-               || series_h || ' <span class="run">' || run_short_h
-               || CASE WHEN day <> '' THEN ' · ' || day ELSE '' END || '</span></li>' END)
-               AS latest
+             max(CASE WHEN recency = 1 THEN '<li>' || label_h || '</li>' END) AS item,
+             max(CASE WHEN recency = 1 THEN legend_run_h END) AS latest
       FROM rep_run GROUP BY series_no ORDER BY series_no);
 
 -- ---- pass rate and mean score across runs (line charts) ---------------------
@@ -399,10 +401,7 @@ SELECT '<div class="grid2 row2">'
 || CASE WHEN NOT EXISTS (SELECT 1 FROM rep_kind_run) THEN
      '<p class="empty">No stored checks yet: sql/regrade.sql stores them when it rescores the runs.</p>'
    ELSE
-     '<ul class="legend">' || (SELECT group_concat(
-        '<li><span class="sw" style="background:' || color || '"></span>' || series_h
-        || ' <span class="run">' || run_short_h
-        || CASE WHEN day <> '' THEN ' · ' || day ELSE '' END || '</span></li>', '')
+     '<ul class="legend">' || (SELECT group_concat(legend_run_h, '')
         FROM (SELECT * FROM rep_kind_run ORDER BY series_no)) || '</ul>'
      || (SELECT svg FROM (
        WITH s AS (SELECT series_no, run_id, run_h, color, series_h,
@@ -566,7 +565,7 @@ SELECT '<section id="summary"><h2>Summary per run</h2>'
 FROM (
   SELECT '<tr data-run="' || r.run_h || '"><td><span class="mono">' || r.run_h || '</span>'
     || CASE WHEN r.day <> '' THEN '<div class="sub">' || r.when_text || '</div>' ELSE '' END
-    || '</td><td><span class="sw" style="background:' || r.color || '"></span>' || r.series_h
+    || '</td><td>' || r.label_h
     || '</td><td class="num" data-k="cases">' || r.n_cases
     || '</td><td class="num" data-k="scored_cases">' || r.scored_cases
     || '</td><td class="num" data-k="inconclusive_cases">' || r.inconclusive_cases
@@ -588,8 +587,7 @@ HAVING count(*) > 0;
 SELECT '<section id="changes"><h2>Regressions and fixes since each run''s predecessor</h2>'
   || '<div class="sub">Each run against the previous run of the same model on the same dataset, case by case (view case_changes): regressed = passed before, fails now; fixed = the reverse; inconclusive = scored on one side only. Latest runs first.</div>'
   || coalesce((SELECT group_concat(block, '') FROM (
-       SELECT '<div class="pair"><h3><span class="sw" style="background:' || t.color
-         || '"></span>' || t.series_h || ': <span class="mono">' || t.prev_h
+       SELECT '<div class="pair"><h3>' || t.label_h || ': <span class="mono">' || t.prev_h
          || '</span> → <span class="mono">' || t.run_h || '</span></h3>'
          || '<span class="counts">'
          || (SELECT count(*) FROM case_changes AS x WHERE x.to_run = t.run_id AND x.change = 'regressed')
@@ -642,7 +640,7 @@ SELECT '<section id="worst"><h2>Worst cases</h2>'
        || group_concat(row, '') || '</tbody></table>'
      FROM (
        SELECT '<tr data-run="' || r.run_h || '" data-id="' || c.id_h || '"><td>'
-         || '<span class="sw" style="background:' || r.color || '"></span>' || r.series_h
+         || r.label_h
          || '</td><td class="mono">' || r.run_short_h || '</td><td><span class="mono">'
          || c.id_h || '</span>'
          || CASE WHEN c.input_h <> '' THEN '<div class="sub wrap">' || c.input_h || '</div>' ELSE '' END
@@ -671,7 +669,7 @@ SELECT '<section id="inconclusive"><h2>Inconclusive cases</h2>'
   || '</tr></thead><tbody>' || group_concat(row, '') || '</tbody></table></section>'
 FROM (
   SELECT '<tr data-run="' || r.run_h || '"><td class="mono">' || r.run_h || '</td><td>'
-    || '<span class="sw" style="background:' || r.color || '"></span>' || r.series_h
+    || r.label_h
     || '</td><td class="num" data-k="inconclusive_cases">' || r.inconclusive_cases
     || '</td><td class="wrap">'
     || coalesce((SELECT group_concat('<div>' || n || ' × ' || reason_h || '</div>', '')

@@ -1056,7 +1056,8 @@ def error_text(stderr):
 
 def test_import_errors(t, sqlite, tmp):
     """Each way the import stops: the exact message, exit status 1, and the
-    database exactly as before."""
+    database exactly as before. Every failing check says what it found before
+    the import stops on the first."""
     db = os.path.join(tmp, "errors.db")
     fresh_db(sqlite, db)
     import_run(sqlite, db, RESULTS[0])
@@ -1119,6 +1120,7 @@ def test_import_errors(t, sqlite, tmp):
         ("two repeated ids", dup2, DATASET,
          f"import: a case id repeats within a run in {dup2} (ids must be unique per run):"
          " if-001 (run 20250611_091502, 3 cases), unknown (run 20250611_091502, 3 cases)\n"
+         f"import: 1 case id of {dup2} is not in the :dataset file {DATASET}: unknown\n"
          + stop_repeat),
         ("a case without id", noid, DATASET,
          "Runtime error near line N: CHECK constraint failed: import: a case has no id"

@@ -7,15 +7,7 @@
 --     are fixed, if-010 is answered at last (inconclusive)
 .nullvalue NULL
 .read sql/schema.sql
-.parameter set :dataset tests/fixtures/if_dataset.jsonl
-.parameter set :results tests/fixtures/eval_results_gpt-4o-mini.json
-.read sql/import.sql
-.parameter set :results tests/fixtures/eval_results_llama-3.1-8b.json
-.read sql/import.sql
-.parameter set :results tests/fixtures/week2/eval_results_gpt-4o-mini.json
-.read sql/import.sql
-.parameter set :results tests/fixtures/week2/eval_results_llama-3.1-8b.json
-.read sql/import.sql
+.read tests/fixtures/import_runs.sql
 .output /dev/null
 .read sql/regrade.sql
 .output

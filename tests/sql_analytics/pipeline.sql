@@ -4,15 +4,7 @@
 -- Python oracle; this shows the CLI route and its output.
 .nullvalue NULL
 .read sql/schema.sql
-.parameter set :dataset tests/fixtures/if_dataset.jsonl
-.parameter set :results tests/fixtures/eval_results_gpt-4o-mini.json
-.read sql/import.sql
-.parameter set :results tests/fixtures/eval_results_llama-3.1-8b.json
-.read sql/import.sql
-.parameter set :results tests/fixtures/week2/eval_results_gpt-4o-mini.json
-.read sql/import.sql
-.parameter set :results tests/fixtures/week2/eval_results_llama-3.1-8b.json
-.read sql/import.sql
+.read tests/fixtures/import_runs.sql
 .headers on
 
 SELECT run_id, model, pipeline, total_cases, dataset, results_file, count(*) AS cases,
