@@ -541,7 +541,7 @@ SELECT '<div class="grid2 row2">'
                     ELSE 'scored ' || printf('%g', b / 10.0) || ' to under '
                          || printf('%g', (b + 1) / 10.0) END
             || '</title></rect>'
-            || CASE WHEN w >= 9 THEN
+            || CASE WHEN length(n) * 6.5 <= w + 1 THEN   -- the count fits above its bar
                  '<text class="value" x="' || printf('%.1f', x + w / 2) || '" y="'
                  || printf('%.1f', d.T + d.ph - h - 4) || '" text-anchor="middle">' || n
                  || '</text>'

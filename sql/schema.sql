@@ -11,7 +11,8 @@
 --   sqlite3 runs.db < sql/schema.sql          -- idempotent: IF NOT EXISTS everywhere
 --
 -- A database made by an older version of this file (no runs.dataset column) is
--- upgraded once with sql/upgrade.sql; this script stops and says so.
+-- upgraded once with sql/upgrade.sql; this script fails there and says so. It
+-- has no CLI dot-command: any SQLite client can run it (Python's executescript).
 --
 -- Pure SQL: needs SQLite >= 3.25, not the ifscore extension. No JSON function in
 -- the schema, so it also works with PRAGMA trusted_schema = off (the JSON1
@@ -87,20 +88,13 @@ CREATE TABLE IF NOT EXISTS cases (
 );
 
 -- ---- a database made before runs.dataset: stop, name the upgrade -----------
--- (.once stderr: the message goes to standard error; the CHECK stops the script)
-.bail on
-.headers off
-.mode list
-.once stderr
-SELECT 'schema: ' || (SELECT file FROM pragma_database_list WHERE name = 'main')
-       || ' was made by an older sql/schema.sql (runs has no dataset column);'
-       || ' upgrade it once with: sqlite3 '
-       || (SELECT file FROM pragma_database_list WHERE name = 'main')
-       || ' < sql/upgrade.sql, then run sql/schema.sql again'
-WHERE NOT EXISTS (SELECT 1 FROM pragma_table_info('runs') WHERE name = 'dataset');
+-- (plain SQL, so that this file also runs outside the sqlite3 CLI: the failing
+-- CHECK names the upgrade; the CLI with -bail, Python's executescript and the
+-- like stop there)
 DROP TABLE IF EXISTS temp.schema_check;
 CREATE TEMP TABLE schema_check (
-  current INTEGER CONSTRAINT "schema: the database needs sql/upgrade.sql" CHECK (current)
+  current INTEGER CONSTRAINT "schema: this database was made by an older sql/schema.sql (runs has no dataset column): upgrade it once with sql/upgrade.sql, then run sql/schema.sql again"
+    CHECK (current)
 );
 INSERT INTO schema_check
   SELECT EXISTS (SELECT 1 FROM pragma_table_info('runs') WHERE name = 'dataset');

@@ -735,7 +735,7 @@ def test_summary(t, rng):
         t.check("summary", other - {forward}, f"ORDER_SENSITIVE[{k}] is not order sensitive")
         run_id = f"order{k}"
         con.execute("INSERT INTO runs (run_id) VALUES (?)", (run_id,))
-        con.executemany("INSERT INTO cases (run_id, ord, id, score) VALUES (?, ?, 'c', ?)",
+        con.executemany("INSERT INTO cases (run_id, ord, id, score) VALUES (?, ?, 'c' || ?2, ?)",
                         [(run_id, j, x) for j, x in reversed(list(enumerate(xs)))])
         got = con.execute("SELECT mean_score FROM run_summary WHERE run_id = ?",
                           (run_id,)).fetchone()[0]
@@ -1156,11 +1156,10 @@ def test_import_errors(t, sqlite, tmp):
     con.commit()
     con.close()
     p = cli(sqlite, old, SCHEMA, check=False)
-    t.same("errors", (1, f"schema: {old} was made by an older sql/schema.sql (runs has no"
-                      f" dataset column); upgrade it once with: sqlite3 {old} <"
-                      " sql/upgrade.sql, then run sql/schema.sql again\n"
-                      "Runtime error near line N: CHECK constraint failed: schema: the"
-                      " database needs sql/upgrade.sql (19)\n"),
+    t.same("errors", (1, "Runtime error near line N: CHECK constraint failed: schema: this"
+                      " database was made by an older sql/schema.sql (runs has no dataset"
+                      " column): upgrade it once with sql/upgrade.sql, then run"
+                      " sql/schema.sql again (19)\n"),
            (p.returncode, error_text(p.stderr)), "schema.sql on an older database")
     p = cli(sqlite, old, UPGRADE, check=False)
     t.same("errors", (0, b""), (p.returncode, p.stderr), "upgrade.sql")

@@ -321,8 +321,8 @@ def check_report(t, g, analytics, page, db):
                 f"score chart: bar of {n} in bin {b.attrs['data-bin']} "
                 f"({b.attrs['data-run']}) from y={rect.attrs['y']}, the axis gives "
                 f"{scale(ticks, n):.2f}")
-        # counts are written above bars at least 9 units wide
-        t.same(g, [str(n)] if num(rect.attrs["width"]) >= 9 else [],
+        # a count is written above its bar when it fits (6.5 units a digit)
+        t.same(g, [str(n)] if len(str(n)) * 6.5 <= num(rect.attrs["width"]) + 1 else [],
                [x.text() for x in b.all("text")], "score chart: count label")
 
     # regressions and fixes: each run against its predecessor, both reasons
