@@ -20,33 +20,30 @@
 .headers on
 PRAGMA foreign_keys = ON;
 
-DROP VIEW IF EXISTS temp.regrade_cases;
-CREATE TEMP VIEW regrade_cases AS
-  SELECT run_id, ord, id, agent_response, constraints
-  FROM cases
-  WHERE benchmark = 'instruction_following'
-    AND rescorable
-    AND NOT (coalesce(agent_response, '') = '' AND runner_score IS NULL);
-
 -- ---- the regrade -----------------------------------------------------------
 -- score, passed and reason from the extension (the three calls on one row share
 -- one evaluation); runner_score / runner_passed / runner_reason keep what the
--- runner wrote. Then one row per check in `checks`, replacing the runs' rows.
-BEGIN;
+-- runner wrote. scored_by = 'regrade' marks the cases rescored (an import sets it
+-- back to 'runner').
 UPDATE cases
 SET score     = if_score(agent_response, constraints),
     passed    = if_pass(agent_response, constraints),
     reason    = if_reason(agent_response, constraints),
     scored_by = 'regrade'
-WHERE (run_id, ord) IN (SELECT run_id, ord FROM regrade_cases);
+WHERE benchmark = 'instruction_following'
+  AND rescorable
+  AND NOT (coalesce(agent_response, '') = '' AND runner_score IS NULL);
 
-DELETE FROM checks WHERE run_id IN (SELECT run_id FROM regrade_cases);
+-- One row per check of every rescored case, replacing the runs' earlier rows.
+-- (No BEGIN/COMMIT or TEMP object here: the script also runs through a dqlite
+-- shell, statement by statement. Should it stop in between, running it again
+-- gives the full result.)
+DELETE FROM checks WHERE run_id IN (SELECT run_id FROM cases WHERE scored_by = 'regrade');
 INSERT INTO checks (run_id, id, seq, kind, label, ok)
   SELECT c.run_id, c.id, k.seq, k.kind, k.label, k.ok
-  FROM regrade_cases AS c, if_checks(c.agent_response, c.constraints) AS k
+  FROM cases AS c, if_checks(c.agent_response, c.constraints) AS k
+  WHERE c.scored_by = 'regrade'
   ORDER BY c.run_id, c.id, k.seq;
-COMMIT;
-DROP VIEW temp.regrade_cases;
 
 .print
 .print Changed by the regrade (NULL: inconclusive)

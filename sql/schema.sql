@@ -78,27 +78,27 @@ CREATE TABLE IF NOT EXISTS cases (
   runner_reason     TEXT,   -- regrade leaves them alone
   source            TEXT,   -- optional fields of the runner's case
   notes             TEXT,
-  -- 1 when the import had a source of constraints for the case (the dataset, or
-  -- the case's own "constraints"); 0: no source, so the regrade keeps the
-  -- runner's score instead of calling the case inconclusive.
-  rescorable        INTEGER NOT NULL DEFAULT 0 CHECK (rescorable IN (0, 1)),
+  -- 0 when the import had no source of constraints for the case (no dataset,
+  -- none in the case): the regrade keeps the runner's score instead of calling
+  -- the case inconclusive. 1 otherwise, and for rows inserted by other means.
+  rescorable        INTEGER NOT NULL DEFAULT 1 CHECK (rescorable IN (0, 1)),
   -- who wrote score/passed/reason: 'runner' (the import) or 'regrade'
   scored_by         TEXT NOT NULL DEFAULT 'runner' CHECK (scored_by IN ('runner', 'regrade')),
   PRIMARY KEY (run_id, ord)
 );
 
 -- ---- a database made before runs.dataset: stop, name the upgrade -----------
--- (plain SQL, so that this file also runs outside the sqlite3 CLI: the failing
--- CHECK names the upgrade; the CLI with -bail, Python's executescript and the
--- like stop there)
-DROP TABLE IF EXISTS temp.schema_check;
-CREATE TEMP TABLE schema_check (
+-- Plain SQL with no TEMP object, so that any client runs this file (Python's
+-- executescript, a dqlite shell): the CHECK's failure names the upgrade, and
+-- the CLI with -bail, executescript and the like stop there.
+DROP TABLE IF EXISTS ifscore_schema_check;
+CREATE TABLE ifscore_schema_check (
   current INTEGER CONSTRAINT "schema: this database was made by an older sql/schema.sql (runs has no dataset column): upgrade it once with sql/upgrade.sql, then run sql/schema.sql again"
     CHECK (current)
 );
-INSERT INTO schema_check
+INSERT INTO ifscore_schema_check
   SELECT EXISTS (SELECT 1 FROM pragma_table_info('runs') WHERE name = 'dataset');
-DROP TABLE temp.schema_check;
+DROP TABLE ifscore_schema_check;
 
 -- One case across runs.
 CREATE INDEX IF NOT EXISTS cases_by_id ON cases (id, run_id);

@@ -40,12 +40,12 @@ DROP TABLE temp.upgrade_check;
 
 ALTER TABLE runs ADD COLUMN dataset TEXT;
 ALTER TABLE runs ADD COLUMN results_file TEXT;
-ALTER TABLE cases ADD COLUMN rescorable INTEGER NOT NULL DEFAULT 0
+ALTER TABLE cases ADD COLUMN rescorable INTEGER NOT NULL DEFAULT 1
   CHECK (rescorable IN (0, 1));
 ALTER TABLE cases ADD COLUMN scored_by TEXT NOT NULL DEFAULT 'runner'
   CHECK (scored_by IN ('runner', 'regrade'));
 
-UPDATE cases SET rescorable = 1 WHERE constraints IS NOT NULL;
+UPDATE cases SET rescorable = 0 WHERE constraints IS NULL;
 UPDATE cases SET score = runner_score, passed = runner_passed, reason = runner_reason
 WHERE NOT rescorable;
 UPDATE cases SET scored_by = 'regrade'
