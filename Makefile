@@ -50,10 +50,19 @@ build/nojit/%.o: ext/%.c $(HEADERS) | deps
 build/nojit/ifscore.so: $(NOJIT_OBJ)
 	$(CC) $(CFLAGS) -shared -o $@ $(NOJIT_OBJ) $(PKG_LIBS)
 
-build/tests/%: tests/%.c tests/ifs_alloc_test.c $(CORE_OBJ) $(HEADERS) tests/ifs_test.h tests/ref_text.h tests/soup.h
+# Unit tests link the core built with its test hooks (IFS_TESTING, see
+# ext/ifs_common.h); the extension's objects never have them.
+TEST_DEFS = -DIFS_TESTING
+TEST_OBJ  = $(CORE_SRC:ext/%.c=build/tobj/%.o)
+build/tobj/%.o: ext/%.c $(HEADERS) | deps
+	@mkdir -p build/tobj
+	$(CC) $(WARN) $(CFLAGS) $(TEST_DEFS) $(PKG_CFLAGS) -c $< -o $@
+.SECONDARY: $(TEST_OBJ)
+
+build/tests/%: tests/%.c tests/ifs_alloc_test.c $(TEST_OBJ) $(HEADERS) tests/ifs_test.h tests/ref_text.h tests/soup.h
 	@mkdir -p build/tests
-	$(CC) $(WARN) $(CFLAGS) $(PKG_CFLAGS) $(CHECK_CFLAGS) -Iext -o $@ $< \
-	  tests/ifs_alloc_test.c $(CORE_OBJ) $(PKG_LIBS) $(CHECK_LIBS)
+	$(CC) $(WARN) $(CFLAGS) $(TEST_DEFS) $(PKG_CFLAGS) $(CHECK_CFLAGS) -Iext -o $@ $< \
+	  tests/ifs_alloc_test.c $(TEST_OBJ) $(PKG_LIBS) $(CHECK_LIBS)
 
 unit: $(UNIT_BIN)
 	@for t in $(UNIT_BIN); do echo "== $$t"; CK_DEFAULT_TIMEOUT=300 $$t || exit 1; done

@@ -11,6 +11,11 @@
 ** U+D800..U+DFFF is allowed, encoded in three bytes (ED A0..BF 80..BF).
 ** A byte that is not valid UTF-8 in the input becomes U+DC00+byte, exactly
 ** as Python's surrogateescape reading does; see ifs_text.h.
+**
+** Test hooks (functions named ifs_test_*, and the reference loops tests
+** compare the fast paths with) are declared and compiled only when
+** IFS_TESTING is defined, as the unit test, sanitizer and fuzzing builds
+** do (Makefile, mk/hostile.mk); the extension never has them.
 */
 #ifndef IFS_COMMON_H
 #define IFS_COMMON_H

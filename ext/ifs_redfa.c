@@ -699,7 +699,8 @@ fail:
   return NULL;
 }
 
-void ifs_redfa_simd(ifs_redfa *d, int on) {
+#ifdef IFS_TESTING
+void ifs_test_redfa_simd(ifs_redfa *d, int on) {
 #if RD_X86
   d->simd = on && __builtin_cpu_supports("ssse3");
 #else
@@ -707,6 +708,7 @@ void ifs_redfa_simd(ifs_redfa *d, int on) {
   d->simd = 0;
 #endif
 }
+#endif
 
 void ifs_redfa_free(ifs_redfa *d) {
   if (!d) return;

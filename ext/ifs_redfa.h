@@ -60,7 +60,9 @@ void ifs_redfa_free(ifs_redfa *d);
 ** another engine); IFS_NOMEM. */
 ifs_status ifs_redfa_search(ifs_redfa *d, const char *s, size_t n, int *matched);
 
+#ifdef IFS_TESTING
 /* Test hook: scans with the byte loop only (0) or SIMD where the CPU has it. */
-void ifs_redfa_simd(ifs_redfa *d, int on);
+void ifs_test_redfa_simd(ifs_redfa *d, int on);
+#endif
 
 #endif

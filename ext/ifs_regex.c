@@ -227,7 +227,8 @@ struct ifs_regex_cache {
   pcre2_match_data *md;
   pcre2_jit_stack *jstack;
   int no_jstack;        /* creating one failed: PCRE2's default stack */
-  int use_dfa;          /* regular patterns go to ifs_redfa first (default) */
+  int use_dfa;          /* regular patterns go to ifs_redfa first (always but
+                           under ifs_test_regex_use_dfa) */
   centry ent[CACHE_SLOTS];
   uint64_t clock;
   ifs_buf pat;          /* translation scratch */
@@ -687,14 +688,16 @@ static int search_budgeted(ifs_regex_cache *c, centry *e, const char *s, size_t 
 static ifs_status search(ifs_regex_cache *c, const char *pat, size_t pn,
                          const char *subj, size_t sn, uint32_t map_base, int *matched);
 
-void ifs_regex_use_dfa(ifs_regex_cache *c, int on) { c->use_dfa = on != 0; }
+#ifdef IFS_TESTING
+void ifs_test_regex_use_dfa(ifs_regex_cache *c, int on) { c->use_dfa = on != 0; }
 
-ifs_status ifs_regex_has_dfa(ifs_regex_cache *c, const char *pat, size_t pn, int *has) {
+ifs_status ifs_test_regex_has_dfa(ifs_regex_cache *c, const char *pat, size_t pn, int *has) {
   centry *e = cache_get(c, pat, pn, 0);
   if (!e) return IFS_NOMEM;
   *has = e->dfa != NULL;
   return IFS_OK;
 }
+#endif
 
 ifs_status ifs_regex_search(ifs_regex_cache *c, const char *pat, size_t pn,
                             const char *subj, size_t sn, int *matched) {

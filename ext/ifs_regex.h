@@ -31,13 +31,15 @@ ifs_status ifs_regex_search(ifs_regex_cache *c, const char *pat, size_t pn,
 ifs_status ifs_regex_search_utf8(ifs_regex_cache *c, const char *pat, size_t pn,
                                  const char *subj, size_t sn, int *matched);
 
+#ifdef IFS_TESTING
 /* Test hook: regular patterns are answered by a DFA first (on, the
 ** default; see ifs_redfa.h) or by PCRE2 alone (off). */
-void ifs_regex_use_dfa(ifs_regex_cache *c, int on);
+void ifs_test_regex_use_dfa(ifs_regex_cache *c, int on);
 
 /* Test hook: *has = 1 when the pattern (valid, for strict UTF-8 subjects)
 ** has a DFA, 0 when PCRE2 alone answers it.  IFS_OK or IFS_NOMEM. */
-ifs_status ifs_regex_has_dfa(ifs_regex_cache *c, const char *pat, size_t pn, int *has);
+ifs_status ifs_test_regex_has_dfa(ifs_regex_cache *c, const char *pat, size_t pn, int *has);
+#endif
 
 /* The translation alone, for subjects without surrogates: the PCRE2
 ** pattern text (compiled with the fixed options of ifs_regex.c) appended

@@ -528,7 +528,13 @@ static int plain_lower_bytes(const unsigned char *u, size_t n) {
   return 1;
 }
 
-void ifs_utf8_scan_level(const char *s, size_t n, ifs_scan *out, int level) {
+void ifs_utf8_scan_bytes(const char *s, size_t n, ifs_scan *out) {
+  out->valid = ifs_utf8_is_valid_bytes(s, n);
+  out->ascii = ifs_is_ascii(s, n);
+  out->plain_lower = plain_lower_bytes((const unsigned char *)s, n);
+}
+
+static void scan_level(const char *s, size_t n, ifs_scan *out, int level) {
 #if IFS_X86_SIMD
   if (level >= 2 && avx2_ok()) { scan_avx2((const unsigned char *)s, n, out); return; }
   if (level >= 1 && simd_ok()) { scan_ssse3((const unsigned char *)s, n, out); return; }
@@ -540,14 +546,14 @@ void ifs_utf8_scan_level(const char *s, size_t n, ifs_scan *out, int level) {
 
 void ifs_utf8_scan(const char *s, size_t n, ifs_scan *out) {
   /* the vector loops pay off from a block or two */
-  ifs_utf8_scan_level(s, n, out, n >= 64 ? 2 : n >= 16 ? 1 : 0);
+  scan_level(s, n, out, n >= 64 ? 2 : n >= 16 ? 1 : 0);
 }
 
-void ifs_utf8_scan_bytes(const char *s, size_t n, ifs_scan *out) {
-  out->valid = ifs_utf8_is_valid_bytes(s, n);
-  out->ascii = ifs_is_ascii(s, n);
-  out->plain_lower = plain_lower_bytes((const unsigned char *)s, n);
+#ifdef IFS_TESTING
+void ifs_test_utf8_scan_level(const char *s, size_t n, ifs_scan *out, int level) {
+  scan_level(s, n, out, level);
 }
+#endif
 
 int ifs_utf8_is_valid(const char *s, size_t n) {
   ifs_scan sc;

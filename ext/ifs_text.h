@@ -30,14 +30,16 @@ typedef struct ifs_scan {
 
 void ifs_utf8_scan(const char *s, size_t n, ifs_scan *out);
 
-/* The same as the portable byte loops (the reference for the vectorised
-** versions above, which are used where the CPU allows). */
+#ifdef IFS_TESTING
+/* Test hooks.  The portable byte loops, the reference for the vectorised
+** versions, which are used where the CPU allows: */
 int ifs_utf8_is_valid_bytes(const char *s, size_t n);
 void ifs_utf8_scan_bytes(const char *s, size_t n, ifs_scan *out);
-/* The scan by a chosen loop, for tests: 0 bytes, 1 SSSE3, 2 AVX2 (or the
-** best one below it that the CPU has). */
-void ifs_utf8_scan_level(const char *s, size_t n, ifs_scan *out, int level);
 void ifs_count_bytes(const char *s, size_t n, size_t *words, size_t *chars);
+/* The scan by a chosen loop: 0 bytes, 1 SSSE3, 2 AVX2 (or the best one
+** below it that the CPU has). */
+void ifs_test_utf8_scan_level(const char *s, size_t n, ifs_scan *out, int level);
+#endif
 
 /* Surrogateescape reading: appends the internal form of raw bytes to out. */
 ifs_status ifs_to_internal(const char *s, size_t n, ifs_buf *out);

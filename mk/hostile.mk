@@ -53,14 +53,15 @@ SAN_ENV      = ASAN_OPTIONS=detect_leaks=1:exitcode=99:abort_on_error=0 \
         fuzz-replay fuzz-seeds san-unit san-sqltest san-parity
 
 # ---- ASan+UBSan objects (-DSQLITE_CORE where the glue is linked in) ----
+# Test builds all: with the core's test hooks (TEST_DEFS, see the Makefile).
 
 build/san/obj/%.o: ext/%.c $(HEADERS) | deps
 	@mkdir -p build/san/obj
-	$(SAN_CC) $(WARN) $(SAN_FLAGS) -fPIC $(PKG_CFLAGS) -c $< -o $@
+	$(SAN_CC) $(WARN) $(SAN_FLAGS) $(TEST_DEFS) -fPIC $(PKG_CFLAGS) -c $< -o $@
 
 build/san/core/%.o: ext/%.c $(HEADERS) | deps
 	@mkdir -p build/san/core
-	$(SAN_CC) $(WARN) $(SAN_FLAGS) -DSQLITE_CORE $(PKG_CFLAGS) -c $< -o $@
+	$(SAN_CC) $(WARN) $(SAN_FLAGS) $(TEST_DEFS) -DSQLITE_CORE $(PKG_CFLAGS) -c $< -o $@
 
 SAN_CORE_OBJ = $(CORE_SRC:ext/%.c=build/san/obj/%.o)
 SAN_EXT_OBJ  = $(SAN_CORE_OBJ) build/san/obj/ifs_alloc_sqlite.o build/san/obj/ifscore.o
@@ -71,7 +72,7 @@ build/san/ifscore.so: $(SAN_EXT_OBJ)
 
 build/san/tests/%: tests/%.c tests/ifs_alloc_test.c $(SAN_CORE_OBJ) $(HEADERS) tests/ifs_test.h tests/ref_text.h tests/soup.h
 	@mkdir -p build/san/tests
-	$(SAN_CC) $(WARN) $(SAN_FLAGS) $(PKG_CFLAGS) $(CHECK_CFLAGS) -Iext -o $@ $< \
+	$(SAN_CC) $(WARN) $(SAN_FLAGS) $(TEST_DEFS) $(PKG_CFLAGS) $(CHECK_CFLAGS) -Iext -o $@ $< \
 	  tests/ifs_alloc_test.c $(SAN_CORE_OBJ) $(PKG_LIBS) $(CHECK_LIBS)
 
 # the sqlite3 CLI with the sanitizer runtime preloaded (it is not built
@@ -151,12 +152,12 @@ test-valgrind: build/ifscore.so build/san/leak/ifscore.so
 
 build/fuzz/obj/%.o: ext/%.c $(HEADERS) | deps
 	@mkdir -p build/fuzz/obj
-	$(FUZZ_CC) $(XWARN) $(FUZZ_FLAGS) $(FUZZ_KNOWN) -fsanitize=fuzzer-no-link $(PKG_CFLAGS) -c $< -o $@
+	$(FUZZ_CC) $(XWARN) $(FUZZ_FLAGS) $(FUZZ_KNOWN) $(TEST_DEFS) -fsanitize=fuzzer-no-link $(PKG_CFLAGS) -c $< -o $@
 
 FUZZ_OBJ = $(CORE_SRC:ext/%.c=build/fuzz/obj/%.o) build/fuzz/obj/ifs_alloc_std.o
 
 build/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJ) $(FUZZ_HDR)
-	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) $(FUZZ_KNOWN) -fsanitize=fuzzer $(PKG_CFLAGS) -Iext -o $@ $< \
+	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) $(FUZZ_KNOWN) $(TEST_DEFS) -fsanitize=fuzzer $(PKG_CFLAGS) -Iext -o $@ $< \
 	  $(FUZZ_OBJ) $(PKG_LIBS) -lm
 
 fuzz-build: $(FUZZ_TARGETS:%=build/fuzz/%)
@@ -171,7 +172,7 @@ fuzz: fuzz-build fuzz-seeds
 # replay: the same harnesses with a plain main(), under ASan+UBSan
 build/san/replay/%: tests/fuzz/%.c tests/fuzz/replay_main.c $(SAN_CORE_OBJ) build/san/obj/ifs_alloc_std.o $(FUZZ_HDR)
 	@mkdir -p build/san/replay
-	$(SAN_CC) $(WARN) $(SAN_FLAGS) $(PKG_CFLAGS) -Iext -o $@ $< tests/fuzz/replay_main.c \
+	$(SAN_CC) $(WARN) $(SAN_FLAGS) $(TEST_DEFS) $(PKG_CFLAGS) -Iext -o $@ $< tests/fuzz/replay_main.c \
 	  $(SAN_CORE_OBJ) build/san/obj/ifs_alloc_std.o $(PKG_LIBS) -lm
 
 fuzz-replay: $(FUZZ_TARGETS:%=build/san/replay/%)

@@ -192,9 +192,9 @@ START_TEST(simd_scan_agrees) {
   for (int i = 0; i < 20000; i++) {
     size_t n = soup_fill(buf, sizeof buf, pieces, sizeof pieces / sizeof *pieces, 200, &seed);
     for (int k = 0; k < 2; k++) {
-      ifs_redfa_simd(d[k], 1);
+      ifs_test_redfa_simd(d[k], 1);
       int x = search_n(d[k], buf, n);
-      ifs_redfa_simd(d[k], 0);
+      ifs_test_redfa_simd(d[k], 0);
       int y = search_n(d[k], buf, n);
       ck_assert_msg(x == y, "text %d, program %d: simd %d, bytes %d", i, k, x, y);
       ck_assert(x == 0 || x == 1);
@@ -243,7 +243,7 @@ START_TEST(idle_skip_agrees) {
       want = boundary(buf, n, k) && buf[k] >= 'A' && buf[k] <= 'Z' && buf[k + 1] >= 'A' &&
              buf[k + 1] <= 'Z' && boundary(buf, n, k + 2);
     for (int simd = 0; simd < 2; simd++) {
-      ifs_redfa_simd(d, simd);
+      ifs_test_redfa_simd(d, simd);
       int got = search_n(d, buf, n);
       ck_assert_msg(got == want, "text %d (%.*s) simd %d: got %d want %d", i, (int)n, buf, simd,
                     got, want);

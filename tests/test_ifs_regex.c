@@ -335,7 +335,7 @@ START_TEST(search_like_python) {
   for (int dfa = 0; dfa < 2; dfa++) {
     ifs_regex_cache *rc = ifs_regex_cache_new();
     ck_assert_ptr_nonnull(rc);
-    ifs_regex_use_dfa(rc, dfa);
+    ifs_test_regex_use_dfa(rc, dfa);
     int r = re_search(rc, c->pat, strlen(c->pat), c->subj, strlen(c->subj));
     ck_assert_msg(r == c->want, "re.search(%s, %s) dfa=%d: got %d want %d", c->pat, c->subj,
                   dfa, r, c->want);
@@ -391,7 +391,7 @@ END_TEST
 ** with the DFA, regular patterns get Python's answer: see dfa_exact). */
 START_TEST(match_budget) {
   ifs_regex_cache *c = ifs_regex_cache_new();
-  ifs_regex_use_dfa(c, 0);
+  ifs_test_regex_use_dfa(c, 0);
   size_t n = 100000;
   char *s = malloc(n + 2);
   memset(s, 'a', n);
@@ -437,7 +437,7 @@ static int search_rep(ifs_regex_cache *c, const char *pat, const char *head, con
 ** or where the search skips the rest of a run. */
 START_TEST(search_budget_total) {
   ifs_regex_cache *c = ifs_regex_cache_new();
-  ifs_regex_use_dfa(c, 0);   /* the budget is PCRE2's */
+  ifs_test_regex_use_dfa(c, 0);   /* the budget is PCRE2's */
   const char *runs = "aaaaaaaaaaaaaaaaaaaab";
   clock_t t0 = clock();
   ck_assert_int_eq(search_rep(c, "(a+)+$", "", runs, 400, ""), LIMIT);
@@ -471,7 +471,7 @@ START_TEST(budget_alloc_failure) {
     ifs_test_fail_nth(k);
     ifs_regex_cache *c = ifs_regex_cache_new();
     if (c) {
-      ifs_regex_use_dfa(c, 0);   /* the probe code and the run test are PCRE2's */
+      ifs_test_regex_use_dfa(c, 0);   /* the probe code and the run test are PCRE2's */
       int r = search_rep(c, "[^a-z]*\\Z", "", "A", 10000, "aX");
       ck_assert_msg(r == MATCH || r == NOMEM, "at %ld: %d", k, r);
       done = r == MATCH && ifs_test_alloc_count < k;
@@ -567,7 +567,7 @@ START_TEST(dfa_agrees_with_pcre2) {
   ifs_regex_cache *with = ifs_regex_cache_new(), *without = ifs_regex_cache_new();
   ck_assert_ptr_nonnull(with);
   ck_assert_ptr_nonnull(without);
-  ifs_regex_use_dfa(without, 0);
+  ifs_test_regex_use_dfa(without, 0);
   unsigned seed = 12345;
   int patterns = 0, with_dfa = 0, compared = 0, answers[2] = { 0, 0 };
   char pat[1024], subj[2048];
@@ -577,7 +577,7 @@ START_TEST(dfa_agrees_with_pcre2) {
     random_pattern(pat, sizeof pat, &seed, 0);
     size_t pn = strlen(pat);
     int has = -1;
-    ck_assert_int_eq(ifs_regex_has_dfa(with, pat, pn, &has), IFS_OK);
+    ck_assert_int_eq(ifs_test_regex_has_dfa(with, pat, pn, &has), IFS_OK);
     patterns++;
     with_dfa += has;
     for (int j = 0; j < 8; j++) {

@@ -212,7 +212,7 @@ START_TEST(test_vector_matches_byte_loops) {
     for (int level = 0; level <= 3; level++) {   /* 3: what ifs_utf8_scan picks */
       ifs_scan v;
       if (level == 3) ifs_utf8_scan(s, n, &v);
-      else ifs_utf8_scan_level(s, n, &v, level);
+      else ifs_test_utf8_scan_level(s, n, &v, level);
       ck_assert_int_eq(v.valid, valid);
       ck_assert_int_eq(v.ascii, b.ascii);
       ck_assert_int_eq(v.plain_lower, b.plain_lower);
@@ -247,16 +247,16 @@ START_TEST(test_scan_flags) {
     for (size_t at = 0; at + 1 < sizeof text; at++) {
       memset(text, 'x', sizeof text);
       text[at] = (char)0xC4;   /* C4 alone: invalid, but no U+0130 */
-      ifs_utf8_scan_level(text, sizeof text, &sc, level);
+      ifs_test_utf8_scan_level(text, sizeof text, &sc, level);
       ck_assert(!sc.valid && !sc.ascii && sc.plain_lower);
       text[at + 1] = (char)0xB0;
-      ifs_utf8_scan_level(text, sizeof text, &sc, level);
+      ifs_test_utf8_scan_level(text, sizeof text, &sc, level);
       ck_assert(sc.valid && !sc.plain_lower);
       memcpy(text + at, "\xce\xa3", 2);
-      ifs_utf8_scan_level(text, sizeof text, &sc, level);
+      ifs_test_utf8_scan_level(text, sizeof text, &sc, level);
       ck_assert(sc.valid && !sc.plain_lower);
       text[at] = (char)0xC4;   /* C4 A3 is another character */
-      ifs_utf8_scan_level(text, sizeof text, &sc, level);
+      ifs_test_utf8_scan_level(text, sizeof text, &sc, level);
       ck_assert(sc.valid && sc.plain_lower);
     }
 }

@@ -125,7 +125,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   /* the DFA against PCRE2 alone */
   ifs_regex_cache *plain = ifs_regex_cache_new();
   fuzz_assert(plain);
-  ifs_regex_use_dfa(plain, 0);
+  ifs_test_regex_use_dfa(plain, 0);
   int rp = search(plain, pat.p, pat.len, subj.p, subj.len);
   if (rp != R_LIMIT && rp != r1) {
     fprintf(stderr, "dfa %d, pcre2 alone %d\n", r1, rp);
