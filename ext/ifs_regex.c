@@ -326,24 +326,14 @@ void ifs_regex_cache_free(ifs_regex_cache *c) {
   ifs_free(c);
 }
 
-
-/* Translates and compiles into a free (or the least recently used) slot.
-** NULL only when memory ran out. */
 /* Options that dodge two PCRE2 10.42 optimizer bugs, only where they can
 ** strike: (1) a first code unit taken from a lookahead is also counted
 ** as consumed ((?=a)a?a fails on "a"); (2) auto-possessification before
 ** an atomic group holding a repeated capture (a?(?>(c)*)a fails on "a"). */
-static int has_text(const ifs_buf *b, const char *z) {
-  size_t zn = strlen(z);
-  for (size_t i = 0; i + zn <= b->len; i++)
-    if (b->p[i] == z[0] && memcmp(b->p + i, z, zn) == 0) return 1;
-  return 0;
-}
-
 static uint32_t workaround_opts(const ifs_buf *pat) {
   uint32_t o = 0;
-  if (has_text(pat, "(?=")) o |= PCRE2_NO_START_OPTIMIZE;
-  if (has_text(pat, "(?>")) o |= PCRE2_NO_AUTO_POSSESS;
+  if (ifs_find(pat->p, pat->len, "(?=", 3)) o |= PCRE2_NO_START_OPTIMIZE;
+  if (ifs_find(pat->p, pat->len, "(?>", 3)) o |= PCRE2_NO_AUTO_POSSESS;
   return o;
 }
 
@@ -369,6 +359,29 @@ static pcre2_code *compile_pat(ifs_regex_cache *c, uint32_t opts, int later, int
   return code;
 }
 
+/* PCRE2's refusals of a translation that are its own size limits, which
+** Python does not have (compiled code over 64 KiB, more than 65535 groups,
+** a look-behind longer than 65535 characters, ...): the pattern is valid
+** but beyond PCRE2, IFS_LIMIT.  Any other refusal is a translator bug,
+** which tests/fuzz/fuzz_regex.c and tests/regex_diff.py look for: the
+** pattern is then refused as invalid, never called a limit, so that the
+** differential test reports its disagreement with Python. */
+static int pcre2_size_error(int err) {
+  switch (err) {
+  case PCRE2_ERROR_PATTERN_TOO_LARGE:
+  case PCRE2_ERROR_PATTERN_STRING_TOO_LONG:
+  case PCRE2_ERROR_PATTERN_TOO_COMPLICATED:
+  case PCRE2_ERROR_PARENTHESES_NEST_TOO_DEEP:
+  case PCRE2_ERROR_TOO_MANY_CAPTURES:
+  case PCRE2_ERROR_LOOKBEHIND_TOO_LONG:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+/* Translates and compiles into a free (or the least recently used) slot.
+** NULL only when memory ran out. */
 static centry *cache_fill(ifs_regex_cache *c, const char *pat, size_t pn,
                           uint64_t h, uint32_t map_base) {
   centry *slot = &c->ent[0];
@@ -392,7 +405,7 @@ static centry *cache_fill(ifs_regex_cache *c, const char *pat, size_t pn,
     int err;
     code = compile_pat(c, 0, dfa != NULL, &err);
     if (!code && err == PCRE2_ERROR_HEAP_FAILED) { ifs_redfa_free(dfa); ifs_free(key); return NULL; }
-    if (!code) status = IFS_LIMIT;   /* beyond PCRE2's sizes: see the report */
+    if (!code) status = pcre2_size_error(err) ? IFS_LIMIT : IFS_INVALID;
   }
   if (status) { ifs_redfa_free(dfa); dfa = NULL; }
   slot->minwidth = minwidth;

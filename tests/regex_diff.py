@@ -19,12 +19,16 @@ names.  Before the random patterns, every name unicodedata.lookup knows
 (and a wrong-case or broken variant of each) is tried as ^\\N{name}\\Z on
 its character.  A search on which Python takes over 2 s, or on which sre
 itself fails (SystemError), is skipped.  Documented residuals are counted,
-not failed: an extension answer "match limit exceeded" (PCRE2's 64 KiB
-code limit for large repeat counts of groups, or the match budget), and
-possessive repeats of groups with back-references or conditionals, or
-where Python's own answer for the atomic spelling (?>(...)*) of the
-possessive group repeats equals the extension's (CPython 3.11.2's
-possessive-group bugs, fixed in later 3.11 releases, are not reproduced).
+not failed: an extension answer "match limit exceeded" (PCRE2's own size
+limits, such as its 64 KiB code limit for large repeat counts of groups,
+or the match budget; the extension calls no other PCRE2 refusal a limit:
+a translation PCRE2 rejects for any other reason is a translator bug,
+which the extension reports as an invalid pattern and this test as a
+disagreement with Python), and possessive repeats of groups with
+back-references or conditionals, or where Python's own answer for the
+atomic spelling (?>(...)*) of the possessive group repeats equals the
+extension's (CPython 3.11.2's possessive-group bugs, fixed in later 3.11
+releases, are not reproduced).
 """
 
 import json
@@ -629,7 +633,7 @@ def run(count, seed, show):
         if want == have:
             continue
         if have == "limit":
-            residual["limit"] += 1      # PCRE2's size or match limits
+            residual["limit"] += 1      # PCRE2's size limits or the match budget
         elif POSSESSIVE_GROUP.search(p) and re.search(r"\\[1-9]|\(\?\(|\(\?P=", p):
             residual["possessive"] += 1  # CPython 3.11.2's possessive-group capture bug
         elif POSSESSIVE_GROUP.search(p) and python_atomic(p, s) == have:

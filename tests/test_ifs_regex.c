@@ -603,6 +603,28 @@ START_TEST(dfa_agrees_with_pcre2) {
 END_TEST
 
 /* More distinct patterns than slots: answers stay right, invalid ones too. */
+/* PCRE2's own size limits, which Python does not have, answer IFS_LIMIT
+** (Python: both patterns match below); a subject shorter than the
+** pattern's least match is still answered.  No other refusal of a
+** translation by PCRE2 is called a limit (see pcre2_size_error). */
+START_TEST(pcre2_size_limits) {
+  ifs_regex_cache *c = ifs_regex_cache_new();
+  ck_assert_ptr_nonnull(c);
+  size_t n = 70001;
+  char *s = malloc(n + 1);
+  ck_assert_ptr_nonnull(s);
+  memset(s, 'a', n);
+  s[n] = 0;
+  ck_assert_int_eq(re_search(c, "(a){70000}", 10, s, n), LIMIT);      /* code over 64 KiB */
+  ck_assert_int_eq(re_search(c, "(a){70000}", 10, s, 69999), NOMATCH);   /* too short */
+  s[n - 1] = 'b';
+  ck_assert_int_eq(re_search(c, "(?<=a{70000})b", 14, s, n), LIMIT);   /* look-behind */
+  ck_assert_int_eq(re_search(c, "(?<=a{7000})b", 13, s, n), MATCH);
+  free(s);
+  ifs_regex_cache_free(c);
+}
+END_TEST
+
 START_TEST(cache_eviction) {
   ifs_regex_cache *c = ifs_regex_cache_new();
   char pat[32], subj[32];
@@ -674,6 +696,7 @@ static Suite *regex_suite(void) {
   tcase_add_test(tc, budget_alloc_failure);
   tcase_add_test(tc, dfa_exact);
   tcase_add_test(tc, dfa_agrees_with_pcre2);
+  tcase_add_test(tc, pcre2_size_limits);
   tcase_add_test(tc, cache_eviction);
   tcase_add_test(tc, alloc_failure);
   suite_add_tcase(s, tc);

@@ -7,7 +7,7 @@
 **   ifs_regex_translate() returns OK, INVALID or LIMIT; a translation it
 **   returns OK for compiles in PCRE2 with the extension's options, or fails
 **   only for a size reason (anything else is a translator bug);
-**   search() is INVALID exactly when the translation is;
+**   ifs_regex_search() is IFS_INVALID exactly when the translation is;
 **   the answer is the same from a fresh cache and from a warm one;
 **   a literal pattern (an escaped substring of the subject) always matches
 **   (also when the subject holds escaped bytes and U+10F800..U+10FFFF);
@@ -30,7 +30,6 @@ static int size_error(int err) {
          err == PCRE2_ERROR_PATTERN_STRING_TOO_LONG ||
          err == PCRE2_ERROR_TOO_MANY_CAPTURES ||
          err == PCRE2_ERROR_PATTERN_TOO_COMPLICATED ||
-         err == PCRE2_ERROR_QUANTIFIER_TOO_BIG ||
          err == PCRE2_ERROR_LOOKBEHIND_TOO_LONG;
 }
 
