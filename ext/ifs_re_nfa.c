@@ -11,8 +11,9 @@
 ** (ifs_redfa.h): each one-character node a CHAR over the code point set it
 ** matches (ifs_re_charset.c), alternations and repeats SPLITs and JMPs
 ** (counted repeats unrolled), anchors and \b \B zero-width ASSERTs with
-** Python's meanings.  Anything else, or a program past the bounds below,
-** leaves the pattern to PCRE2 alone.
+** Python's meanings.  Anything else, or a program past the DFA's bounds
+** (IFS_REDFA_MAX_INSTS, IFS_REDFA_MAX_SETS), leaves the pattern to PCRE2
+** alone.
 **
 ** Entry point: ifs_re_compile_dfa.
 */
@@ -26,16 +27,13 @@
 ** Unicode); anything else sets `bad` and the pattern stays with PCRE2
 ** alone.  Lazy and greedy repeats are alike here: only whether a match
 ** exists is asked. */
-#define DP_MAX_INSTS 3000u
-#define DP_MAX_SETS 200u
-
 typedef struct dprog {
   parser *p;
   ifs_rd_inst *ins;
   size_t n, cap;
-  rset sets[DP_MAX_SETS];
-  const node *set_node[DP_MAX_SETS];   /* sets are shared by a node's copies */
-  uint32_t set_flags[DP_MAX_SETS];
+  rset sets[IFS_REDFA_MAX_SETS];
+  const node *set_node[IFS_REDFA_MAX_SETS];   /* sets are shared by a node's copies */
+  uint32_t set_flags[IFS_REDFA_MAX_SETS];
   size_t nsets;
   int word;             /* \b \B seen: 1 ASCII, 2 Unicode word characters */
   int bad, oom;
@@ -43,7 +41,7 @@ typedef struct dprog {
 
 static uint32_t dp_emit(dprog *d, int op, int kind, uint32_t x, uint32_t y) {
   if (d->bad || d->oom) return 0;
-  if (d->n == DP_MAX_INSTS) { d->bad = 1; return 0; }
+  if (d->n == IFS_REDFA_MAX_INSTS) { d->bad = 1; return 0; }
   if (d->n == d->cap) {
     size_t cap = d->cap ? d->cap * 2 : 64;
     ifs_rd_inst *v = ifs_realloc(d->ins, cap * sizeof *v);
@@ -63,7 +61,7 @@ static void dp_char(dprog *d, const node *x, uint32_t flags) {
   for (k = 0; k < d->nsets; k++)
     if (d->set_node[k] == x && d->set_flags[k] == key) break;
   if (k == d->nsets) {
-    if (k == DP_MAX_SETS) { d->bad = 1; return; }
+    if (k == IFS_REDFA_MAX_SETS) { d->bad = 1; return; }
     rset s = {0};
     ifs_re_node_set(x, flags, &s);
     if (s.oom) { d->oom = 1; ifs_rs_free(&s); return; }
@@ -103,7 +101,7 @@ static void dp_patch(dprog *d, const uint32_t *pcs, size_t n) {
 }
 
 static void dp_branch(dprog *d, const node *x, uint32_t flags) {
-  if (x->nalts > DP_MAX_INSTS) { d->bad = 1; return; }
+  if (x->nalts > IFS_REDFA_MAX_INSTS) { d->bad = 1; return; }
   uint32_t *jmps = ifs_malloc((x->nalts ? x->nalts : 1) * sizeof *jmps);
   if (!jmps) { d->oom = 1; return; }
   size_t nj = 0;
@@ -127,7 +125,7 @@ static void dp_repeat(dprog *d, const node *x, uint32_t flags) {
   ifs_re_width(d->p, x->a, &lo, &hi);
   if (hi == 0 && max != 0) { min = min ? 1 : 0; max = 1; }   /* as emit_repeat */
   if (lo >= 1 && max != MAXREPEAT && max > MAX_SUBJECT_CHARS) max = MAXREPEAT;
-  if (min > DP_MAX_INSTS || (max != MAXREPEAT && max - min > DP_MAX_INSTS)) {
+  if (min > IFS_REDFA_MAX_INSTS || (max != MAXREPEAT && max - min > IFS_REDFA_MAX_INSTS)) {
     d->bad = 1;
     return;
   }
@@ -175,7 +173,7 @@ ifs_redfa *ifs_re_compile_dfa(parser *p, seq *root, ifs_status *rc) {
   dp_emit(&d, IFS_RD_MATCH, 0, 0, 0);
   ifs_redfa *dfa = NULL;
   if (!d.bad && !d.oom) {
-    ifs_rd_set views[DP_MAX_SETS];
+    ifs_rd_set views[IFS_REDFA_MAX_SETS];
     for (size_t i = 0; i < d.nsets; i++) {
       views[i].r = (const uint32_t (*)[2])d.sets[i].r;
       views[i].n = d.sets[i].n;

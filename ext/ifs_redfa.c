@@ -30,8 +30,6 @@
 #define RD_X86 0
 #endif
 
-#define MAX_INSTS 4000u
-#define MAX_SETS 255u
 #define MAX_CLASSES 240u
 #define MAX_SWEEP ((size_t)8 << 20)     /* intervals x sets at build time */
 #define MAX_CELLS ((size_t)1 << 18)     /* states x row width (1 MB of rows) */
@@ -624,7 +622,8 @@ ifs_status ifs_redfa_search(ifs_redfa *d, const char *str, size_t n, int *matche
 /* Making and freeing                                                  */
 
 static int program_ok(const ifs_rd_inst *ins, size_t nins, size_t nsets) {
-  if (nins == 0 || nins > MAX_INSTS || nsets > MAX_SETS || ins[nins - 1].op != IFS_RD_MATCH)
+  if (nins == 0 || nins > IFS_REDFA_MAX_INSTS || nsets > IFS_REDFA_MAX_SETS ||
+      ins[nins - 1].op != IFS_RD_MATCH)
     return 0;
   for (size_t i = 0; i < nins; i++) {
     const ifs_rd_inst *in = &ins[i];

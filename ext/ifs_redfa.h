@@ -43,6 +43,12 @@ typedef struct ifs_rd_inst { uint8_t op, kind; uint32_t x, y; } ifs_rd_inst;
 /* Sorted, disjoint, non-adjacent ranges of code points. */
 typedef struct ifs_rd_set { const uint32_t (*r)[2]; size_t n; } ifs_rd_set;
 
+/* The largest program this engine takes: instructions and sets.  The NFA
+** compiler (ifs_re_nfa.c) leaves larger patterns to PCRE2; ifs_redfa_new
+** refuses them (IFS_LIMIT). */
+#define IFS_REDFA_MAX_INSTS 3000u
+#define IFS_REDFA_MAX_SETS 200u
+
 typedef struct ifs_redfa ifs_redfa;
 
 /* The program starts at instruction 0; `anchored` when it can only match

@@ -307,26 +307,45 @@ START_TEST(bad_programs) {
   ifs_rd_inst no_set[] = { { IFS_RD_CHAR, 0, 0, 0 }, { IFS_RD_MATCH, 0, 0, 0 } };
   ck_assert_ptr_null(ifs_redfa_new(no_set, 2, NULL, 0, NULL, 0, &err));
   ck_assert_int_eq(err, IFS_LIMIT);
-  /* 250 distinct singletons: more classes than the alphabet holds */
-  static uint32_t r[250][1][2];
-  static ifs_rd_set sets[250];
-  static ifs_rd_inst ins[251];
-  for (int i = 0; i < 250; i++) {
+  /* more sets than IFS_REDFA_MAX_SETS, or instructions than _INSTS */
+  enum { NS = IFS_REDFA_MAX_SETS + 1, NI = IFS_REDFA_MAX_INSTS + 1 };
+  static uint32_t r[NS][1][2];
+  static ifs_rd_set sets[NS];
+  static ifs_rd_inst ins[NI];
+  for (int i = 0; i < NS; i++) {   /* distinct singletons */
     r[i][0][0] = r[i][0][1] = 0x100 + 2 * (uint32_t)i;
     sets[i].r = (const uint32_t (*)[2])r[i];
     sets[i].n = 1;
-    ifs_rd_inst in = { IFS_RD_CHAR, 0, (uint32_t)i, 0 };
+  }
+  for (int i = 0; i < NI; i++) {
+    ifs_rd_inst in = { IFS_RD_CHAR, 0, (uint32_t)(i % (NS - 1)), 0 };
     ins[i] = in;
   }
   ifs_rd_inst m = { IFS_RD_MATCH, 0, 0, 0 };
-  ins[250] = m;
-  ck_assert_ptr_null(ifs_redfa_new(ins, 251, sets, 250, NULL, 0, &err));
+  ins[NS] = m;
+  ck_assert_ptr_null(ifs_redfa_new(ins, NS + 1, sets, NS, NULL, 0, &err));
   ck_assert_int_eq(err, IFS_LIMIT);
-  /* 200 of them fit */
-  ins[200] = m;
-  ifs_redfa *d = ifs_redfa_new(ins, 201, sets, 200, NULL, 0, &err);
+  /* as many as the bound: they fit */
+  ins[NS - 1] = m;
+  ifs_redfa *d = ifs_redfa_new(ins, NS, sets, NS - 1, NULL, 0, &err);
   ck_assert_ptr_nonnull(d);
   ifs_redfa_free(d);
+  ins[NS - 1] = ins[0];
+  ins[NI - 1] = m;
+  ck_assert_ptr_null(ifs_redfa_new(ins, NI, sets, NS - 1, NULL, 0, &err));
+  ck_assert_int_eq(err, IFS_LIMIT);
+  d = ifs_redfa_new(ins + 1, NI - 1, sets, NS - 1, NULL, 0, &err);
+  ck_assert_ptr_nonnull(d);
+  ifs_redfa_free(d);
+  /* within both bounds, but overlapping sets make more classes than the
+  ** alphabet holds (IFS_REDFA_MAX_SETS sets, each overlapping the next) */
+  for (int i = 0; i < NS - 1; i++) {
+    r[i][0][0] = 0x100 + 3 * (uint32_t)i;
+    r[i][0][1] = 0x100 + 3 * (uint32_t)i + 4;
+  }
+  ins[NS - 1] = m;
+  ck_assert_ptr_null(ifs_redfa_new(ins, NS, sets, NS - 1, NULL, 0, &err));
+  ck_assert_int_eq(err, IFS_LIMIT);
 }
 END_TEST
 
