@@ -50,33 +50,6 @@
 #include "ifs_re_emit.h"
 #include "ifs_re_nfa.h"
 
-/* ------------------------------------------------------------------ */
-/* Decoding internal UTF-8                                             */
-
-/* One code point at s[*i]; a byte that does not start a well-formed
-** sequence (with surrogates allowed) reads as U+DC00+byte. */
-static uint32_t decode_cp(const unsigned char *s, size_t n, size_t *i) {
-  size_t k = *i;
-  unsigned c = s[k];
-  if (c < 0x80) { *i = k + 1; return c; }
-  int len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
-  if (c > 0xF4 || len == 0 || k + (size_t)len > n) goto stray;
-  uint32_t cp = c & (0x3F >> (len - 1));
-  for (int j = 1; j < len; j++) {
-    unsigned d = s[k + j];
-    if ((d & 0xC0) != 0x80) goto stray;
-    cp = (cp << 6) | (d & 0x3F);
-  }
-  if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
-    goto stray;
-  *i = k + (size_t)len;
-  return cp;
-stray:
-  *i = k + 1;
-  return 0xDC00 + c;
-}
-
-
 /* Where a remapped subject puts its surrogates: U+D800+k at base+k, in
 ** the first of these 2048-blocks (private use or unassigned, so no \w \d
 ** \s or case, like a surrogate) that the subject does not use. */
@@ -100,7 +73,7 @@ static ifs_status translate(const char *pat, size_t pn, uint32_t map_base, ifs_b
   uint32_t *cps = ifs_malloc((pn ? pn : 1) * sizeof *cps);
   if (!cps) { ifs_arena_free(&arena); return IFS_NOMEM; }
   size_t n = 0;
-  for (size_t i = 0; i < pn;) cps[n++] = decode_cp((const unsigned char *)pat, pn, &i);
+  for (size_t i = 0; i < pn;) cps[n++] = ifs_decode(pat, pn, &i);
   seq *root = ifs_re_parse(&p, &arena, cps, n);
   if (p.err) { rc = p.err; goto done; }
   int prefixed;
@@ -267,13 +240,13 @@ static int on_callout(pcre2_callout_block *cb, void *data) {
   if (g >= cb->capture_top) return 1;
   PCRE2_SIZE gs = cb->offset_vector[2 * g], ge = cb->offset_vector[2 * g + 1];
   if (gs == PCRE2_UNSET || ge == PCRE2_UNSET || ge < gs) return 1;
-  const unsigned char *s = cb->subject;
+  const char *s = (const char *)cb->subject;
   size_t n = cb->subject_length, i = gs, j = cb->current_position;
   while (i < ge) {
     if (j >= n) return 1;
     if (st->left == 0) return PCRE2_ERROR_CALLOUT;
     st->left--;
-    uint32_t a = decode_cp(s, ge, &i), b = decode_cp(s, n, &j);
+    uint32_t a = ifs_decode(s, ge, &i), b = ifs_decode(s, n, &j);
     if (a != b && ifs_re_mode_lower(uni, a) != ifs_re_mode_lower(uni, b)) return 1;
   }
   st->expect_end = j;
@@ -453,7 +426,7 @@ static uint32_t subject_map_base(const char *s, size_t n) {
     }
     if (i >= n) break;
     if (u[i] < 0x80) { i++; continue; }
-    uint32_t cp = decode_cp(u, n, &i);
+    uint32_t cp = ifs_decode(s, n, &i);
     if (is_surrogate(cp)) surrogates = 1;
     else if (cp >= 0x3F800)
       for (size_t k = 0; k < NELEM(MAP_BASES); k++)
@@ -471,7 +444,7 @@ static ifs_status remap_subject(ifs_buf *out, const char *s, size_t n, uint32_t 
   if (ifs_buf_reserve(out, n + n / 2 + 8)) return IFS_NOMEM;
   for (size_t i = 0; i < n;) {
     size_t k = i;
-    uint32_t cp = decode_cp((const unsigned char *)s, n, &k);
+    uint32_t cp = ifs_decode(s, n, &k);
     int rc = is_surrogate(cp) ? ifs_buf_append_cp(out, base + (cp - 0xD800))
                               : ifs_buf_append(out, s + i, k - i);
     if (rc) return IFS_NOMEM;
