@@ -1,20 +1,55 @@
 # ifscore — build/ifscore.so, a SQLite extension scoring instruction following.
-#   make          build/ifscore.so
-#   make demo     score the bundled sample and print a per-model table
-#   make test     unit tests (Check), SQL tests (sqlite3 CLI), parity vs Python
-#   make install  copy the extension to $(PREFIX)/lib/sqlite3
+#   make              build/ifscore.so (build/ifscore.dylib on macOS), PCRE2
+#                     linked in statically; exports only sqlite3_ifscore_init
+#   make PCRE2=system the same, linked against the system's shared libpcre2-8
+#   make deps         install the Debian packages building and testing need
+#   make demo         score the bundled sample and print a per-model table
+#   make test         every suite (unit, SQL, parity, packaging, ...), -Werror
+#   make amalgamation build/amalgamation/ifscore.c, the library in one file
+#   make install      copy the extension to $(PREFIX)/lib/sqlite3
+# CC, PKG_CONFIG, CFLAGS and LDFLAGS may be overridden (e.g. a cross compiler).
 
 CC      ?= cc
+PKG_CONFIG ?= pkg-config
 PREFIX  ?= /usr/local
 PYTHON  ?= /usr/bin/python3
 SQLITE  ?= sqlite3
 OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
-WARN     = -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE
-PKG_CFLAGS = $(shell pkg-config --cflags sqlite3 libpcre2-8)
-PKG_LIBS   = $(shell pkg-config --libs libpcre2-8)
-CHECK_CFLAGS = $(shell pkg-config --cflags check)
-CHECK_LIBS   = $(shell pkg-config --libs check)
+VERSION := $(shell cat VERSION)
+# -Werror is for make test and CI (set there), not for a user's compiler
+WERROR  ?=
+WARN     = -std=c11 -Wall -Wextra $(WERROR) -D_GNU_SOURCE -DIFS_VERSION='"$(VERSION)"'
+PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags sqlite3 libpcre2-8)
+PKG_LIBS   = $(shell $(PKG_CONFIG) --libs libpcre2-8)
+CHECK_CFLAGS = $(shell $(PKG_CONFIG) --cflags check)
+CHECK_LIBS   = $(shell $(PKG_CONFIG) --libs check)
+
+# The loadable library.  Linux (ELF): PCRE2 from its static archive, its
+# symbols kept local (--exclude-libs) and only the entry point exported (the
+# version script; the core is compiled with hidden visibility).  macOS: a
+# .dylib exporting the entry point alone; not tested here (no macOS machine).
+PCRE2   ?= static
+TARGET  := $(shell $(CC) -dumpmachine 2>/dev/null)
+ifneq ($(findstring darwin,$(TARGET))$(findstring apple,$(TARGET)),)
+SO       = dylib
+LIB_LDFLAGS = -dynamiclib -undefined dynamic_lookup \
+              -Wl,-exported_symbol,_sqlite3_ifscore_init
+else
+SO       = so
+LIB_LDFLAGS = -shared -Wl,-z,defs -Wl,--exclude-libs,ALL \
+              -Wl,--version-script=ext/ifscore.map
+endif
+ifeq ($(PCRE2),system)
+LIB_PCRE2 = $(PKG_LIBS)
+else ifeq ($(PCRE2),static)
+LIB_PCRE2 = $(shell $(PKG_CONFIG) --variable=libdir libpcre2-8)/libpcre2-8.a
+else
+$(error PCRE2 must be static (the default) or system, not '$(PCRE2)')
+endif
+LIB = build/ifscore.$(SO)
+# $(call link_lib,OBJECTS,PCRE2) links a loadable library as $@
+link_lib = $(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(1) $(2) $(LIB_LDFLAGS)
 
 CORE_SRC = ext/ifs_common.c ext/ifs_text.c ext/ifs_needle.c ext/ifs_json.c ext/ifs_pyval.c \
            ext/ifs_re_parse.c ext/ifs_re_charset.c ext/ifs_re_emit.c ext/ifs_re_nfa.c \
@@ -22,33 +57,59 @@ CORE_SRC = ext/ifs_common.c ext/ifs_text.c ext/ifs_needle.c ext/ifs_json.c ext/i
            ext/ifs_regex.c ext/ifs_redfa.c ext/ifs_eval.c
 CORE_OBJ = $(CORE_SRC:ext/%.c=build/obj/%.o)
 EXT_OBJ  = $(CORE_OBJ) build/obj/ifs_alloc_sqlite.o build/obj/ifscore.o
-HEADERS  = $(wildcard ext/*.h)
+HEADERS  = $(wildcard ext/*.h) VERSION
 
 UNIT_SRC = $(wildcard tests/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/%.c=build/tests/%)
 
-.PHONY: all deps demo test unit tables sqltest sqltest-valgrind parity regexdiff analytics bench install clean
-all: build/ifscore.so
+.PHONY: all deps demo test unit tables sqltest sqltest-valgrind parity regexdiff analytics bench \
+        install clean warnings
+all: $(LIB)
 
+# Packages are installed only for make deps, demo and test (as root, with
+# apt-get; otherwise the command is printed); other goals just say what a
+# build is missing.
+ifneq ($(filter deps demo test,$(MAKECMDGOALS)),)
 deps:
-	@sh tools/deps.sh
+	@sh tools/deps.sh install
+else
+deps:
+	@sh tools/deps.sh check
+endif
 
 build/obj/%.o: ext/%.c $(HEADERS) | deps
 	@mkdir -p build/obj
-	$(CC) $(WARN) $(CFLAGS) -fPIC $(PKG_CFLAGS) -c $< -o $@
+	$(CC) $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden $(PKG_CFLAGS) -c $< -o $@
 
-build/ifscore.so: $(EXT_OBJ)
-	$(CC) $(CFLAGS) -shared -o $@ $(EXT_OBJ) $(PKG_LIBS)
+# relinks when PCRE2= changes between builds
+build/link-pcre2-$(PCRE2):
+	@mkdir -p build && rm -f build/link-pcre2-* && touch $@
+
+$(LIB): $(EXT_OBJ) ext/ifscore.map build/link-pcre2-$(PCRE2)
+	@case "$(LIB_PCRE2)" in *.a) test -f "$(LIB_PCRE2)" || { \
+	  echo "$(LIB_PCRE2) not found: install PCRE2's static library (Debian: libpcre2-dev)," \
+	       "or link the shared one with make PCRE2=system" >&2; exit 1; } ;; esac
+	$(call link_lib,$(EXT_OBJ),$(LIB_PCRE2))
 
 # The same extension without PCRE2's JIT, for valgrind: JIT code reads past
 # the subject with vector loads on purpose, which memcheck reports.
 NOJIT_OBJ = $(EXT_OBJ:build/obj/%=build/nojit/%)
 build/nojit/%.o: ext/%.c $(HEADERS) | deps
 	@mkdir -p build/nojit
-	$(CC) $(WARN) $(CFLAGS) -DIFS_NO_JIT -fPIC $(PKG_CFLAGS) -c $< -o $@
+	$(CC) $(WARN) $(CFLAGS) -DIFS_NO_JIT -fPIC -fvisibility=hidden $(PKG_CFLAGS) -c $< -o $@
 
-build/nojit/ifscore.so: $(NOJIT_OBJ)
-	$(CC) $(CFLAGS) -shared -o $@ $(NOJIT_OBJ) $(PKG_LIBS)
+build/nojit/ifscore.so: $(NOJIT_OBJ) build/link-pcre2-$(PCRE2)
+	$(call link_lib,$(NOJIT_OBJ),$(LIB_PCRE2))
+
+# Every ext/ source compiled with -Werror, whatever plain make left in
+# build/obj (make test's own objects get -Werror too)
+WERROR_OBJ = $(EXT_OBJ:build/obj/%=build/werror/%) build/werror/ifs_alloc_std.o
+build/werror/%.o: ext/%.c $(HEADERS) | deps
+	@mkdir -p build/werror
+	$(CC) $(WARN) -Werror $(CFLAGS) -fPIC -fvisibility=hidden $(PKG_CFLAGS) -c $< -o $@
+
+warnings: $(WERROR_OBJ)
+	@echo "warnings: $(words $(WERROR_OBJ)) sources compile with -Werror"
 
 # Unit tests link the core built with its test hooks (IFS_TESTING, see
 # ext/ifs_common.h); the extension's objects never have them.
@@ -87,9 +148,10 @@ analytics: build/ifscore.so
 	@$(PYTHON) tests/analytics.py
 
 # test-san, test-valgrind, test-hostile and test-threads are in mk/hostile.mk,
-# doctest in mk/docs.mk
-test: unit tables sqltest sqltest-valgrind parity regexdiff analytics doctest \
-      test-san test-valgrind test-hostile test-threads
+# doctest in mk/docs.mk, test-package in mk/package.mk
+test: WERROR = -Werror
+test: warnings unit tables sqltest sqltest-valgrind parity regexdiff analytics doctest \
+      test-san test-valgrind test-hostile test-threads test-package
 	@echo "make test: all suites passed"
 
 demo: build/ifscore.so
@@ -98,9 +160,9 @@ demo: build/ifscore.so
 bench: build/ifscore.so
 	@$(PYTHON) bench/bench.py
 
-install: build/ifscore.so
+install: $(LIB)
 	install -d $(DESTDIR)$(PREFIX)/lib/sqlite3
-	install -m 644 build/ifscore.so $(DESTDIR)$(PREFIX)/lib/sqlite3/ifscore.so
+	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/sqlite3/ifscore.$(SO)
 
 clean:
 	rm -rf build

@@ -39,7 +39,11 @@ SQLITE_EXTENSION_INIT1
 #include "ifs_text.h"
 #include <string.h>
 
-#define IFSCORE_VERSION "0.1.0"
+/* if_version(): the build defines IFS_VERSION from the VERSION file
+** (the amalgamation carries it at its top). */
+#ifndef IFS_VERSION
+#error "IFS_VERSION is not defined: build with make, which takes it from the VERSION file"
+#endif
 
 #ifndef SQLITE_RESULT_SUBTYPE
 #define SQLITE_RESULT_SUBTYPE 0x001000000   /* older headers; ignored there */
@@ -232,7 +236,7 @@ static void fn_eval(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 
 static void fn_version(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc; (void)argv;
-  sqlite3_result_text(ctx, IFSCORE_VERSION, -1, SQLITE_STATIC);
+  sqlite3_result_text(ctx, IFS_VERSION, -1, SQLITE_STATIC);
 }
 
 /* Reads the one text argument of a helper in internal form; 0 with *s NULL
@@ -485,8 +489,12 @@ static const fn_def functions[] = {
   {"if_search", 2, 0, fn_search},
 };
 
+/* The library's one exported symbol: the rest of the core is built with
+** hidden visibility, so that two copies in one process cannot clash. */
 #ifdef _WIN32
 __declspec(dllexport)
+#elif defined(__GNUC__)
+__attribute__((visibility("default")))
 #endif
 int sqlite3_ifscore_init(sqlite3 *db, char **pzErrMsg,
                          const sqlite3_api_routines *pApi) {

@@ -1,0 +1,83 @@
+'use strict';
+// test_node.cjs — the installed package through require() (tests/package/node.sh
+// copies it into a project that has ifscore and better-sqlite3 installed).
+//   node test_node.cjs VERSION
+const path = require('node:path');
+const Database = require('better-sqlite3');
+const ifscore = require('ifscore');
+
+const VERSION = process.argv[2];
+let passed = 0, failed = 0;
+function check(name, got, want) {
+  const g = JSON.stringify(got), w = JSON.stringify(want);
+  if (g === w) { passed++; console.log(`ok   ${name}`); }
+  else { failed++; console.log(`FAIL ${name}\n     got:  ${g}\n     want: ${w}`); }
+}
+function thrown(fn) {
+  try { fn(); } catch (e) { return [e.constructor.name, e.message]; }
+  return null;
+}
+
+const SCORE_SQL = `SELECT if_score('Hello world', '{"max_words": 5, "must_include": "hello"}') AS score,
+                          if_reason('Hello world', '{"max_words": 1}') AS reason`;
+const SCORE_ROW = { score: 1, reason: '0/1 satisfied; failed: max_words<=1 (got 2)' };
+
+// --- the package
+const lib = ifscore.getLoadablePath();
+check('getLoadablePath() is absolute', path.isAbsolute(lib), true);
+check('getLoadablePath() is the installed package\'s library', lib,
+      path.join(process.cwd(), 'node_modules', 'ifscore', 'build', 'ifscore.so'));
+check('version is the VERSION file\'s', ifscore.version, VERSION);
+
+// --- better-sqlite3
+const db = new Database(':memory:');
+check('better-sqlite3: load(db) returns db', ifscore.load(db) === db, true);
+check('better-sqlite3: if_version()', db.prepare('SELECT if_version() AS v').get().v, VERSION);
+check('better-sqlite3: if_score, if_reason', db.prepare(SCORE_SQL).get(), SCORE_ROW);
+check('better-sqlite3: SQL cannot load libraries afterwards',
+      thrown(() => db.prepare('SELECT load_extension(?)').get(lib)), ['SqliteError', 'not authorized']);
+
+// --- node:sqlite's sequence, on a stand-in that records the calls
+function standIn({ allow = true, loadFails = false } = {}) {
+  const calls = [];
+  return {
+    calls,
+    enableLoadExtension(on) {
+      if (on && !allow) throw new Error('Cannot enable extension loading because it was disabled at database creation.');
+      calls.push(`enable(${on})`);
+    },
+    loadExtension(p) {
+      calls.push(`load(${p === lib ? 'lib' : p})`);
+      if (loadFails) throw new Error('load failed');
+    },
+  };
+}
+let s = standIn();
+ifscore.load(s);
+check('node:sqlite (stand-in): enable, load, disable', s.calls, ['enable(true)', 'load(lib)', 'enable(false)']);
+s = standIn({ loadFails: true });
+check('node:sqlite (stand-in): a failed load still disables',
+      [thrown(() => ifscore.load(s)), s.calls],
+      [['Error', 'load failed'], ['enable(true)', 'load(lib)', 'enable(false)']]);
+s = standIn({ allow: false });
+check('node:sqlite (stand-in): opened without allowExtension, says what to do', thrown(() => ifscore.load(s)),
+      ['Error', 'ifscore: this node:sqlite database does not allow extensions; open it with new DatabaseSync(path, { allowExtension: true })']);
+check('load(42): TypeError', thrown(() => ifscore.load(42)),
+      ['TypeError', 'ifscore.load(db): expected a better-sqlite3 Database or a node:sqlite DatabaseSync']);
+
+// --- node:sqlite itself, where this Node has it with extension loading
+let sqlite = null;
+try { sqlite = require('node:sqlite'); } catch (e) { /* Node < 22.5 */ }
+if (sqlite && typeof sqlite.DatabaseSync.prototype.loadExtension === 'function') {
+  const ndb = new sqlite.DatabaseSync(':memory:', { allowExtension: true });
+  check('node:sqlite: load(db) returns db', ifscore.load(ndb) === ndb, true);
+  check('node:sqlite: if_version()', ndb.prepare('SELECT if_version() AS v').get().v, VERSION);
+  check('node:sqlite: SQL cannot load libraries afterwards',
+        thrown(() => ndb.prepare('SELECT load_extension(?)').get(lib))[1], 'not authorized');
+} else {
+  console.log(`note node:sqlite with loadExtension needs Node >= 22.13; this is ${process.version}: ` +
+              'only the stand-in above is tested here');
+}
+
+console.log(`node package (require): ${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
