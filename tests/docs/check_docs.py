@@ -54,7 +54,9 @@ UNCHECKED_LOOKALIKES = {
     "sqlite": "sql", "sqlite3": "sql", "py": "python", "python3": "python",
     "pycon": "python",
 }
-TIMEOUT = int(os.environ.get("DOCTEST_TIMEOUT", "300"))
+# Per example. Generous: an example that installs a package may compile it
+# (better-sqlite3 builds SQLite from source on a clean checkout: minutes).
+TIMEOUT = int(os.environ.get("DOCTEST_TIMEOUT", "1200"))
 
 FENCE_OPEN = re.compile(r"^(\s*)(`{3,}|~{3,})\s*([^`]*)$")
 
