@@ -15,7 +15,7 @@
 #   make test-python     pip install . and pip wheel . in fresh venvs
 #                        (offline, Debian's setuptools), sqlite3 and apsw
 #   make test-node       npm pack, installed into a project with better-sqlite3
-#                        (from npm): require, import, index.d.ts
+#                        (from npm, build/node-app): require, import, index.d.ts
 
 .PHONY: amalgamation test-package test-lib test-amalgamation test-python test-node
 
@@ -42,7 +42,19 @@ test-amalgamation: build/amalgamation/ifscore.c
 test-python: $(LIB)
 	@PYTHON=$(PYTHON) sh tests/package/python.sh
 
-test-node: | deps
+# A project with better-sqlite3 (from npm; it compiles SQLite, minutes) and
+# typescript, kept between runs: for test-node and for the Node example of
+# docs/install.md, which make doctest runs (hence its prerequisite here).
+NODE_APP_READY = build/node-app/node_modules/better-sqlite3/build/Release/better_sqlite3.node
+$(NODE_APP_READY): | deps
+	@mkdir -p build/node-app
+	@cd build/node-app && { [ -f package.json ] || npm init -y >/dev/null; } && \
+	  echo "== npm install better-sqlite3@^12 typescript@^5 (builds SQLite from source)" && \
+	  npm install --no-audit --no-fund --loglevel=error better-sqlite3@^12 typescript@^5
+
+doctest: $(NODE_APP_READY)
+
+test-node: $(NODE_APP_READY) | deps
 	@sh tests/package/node.sh
 
 test-package: test-lib test-amalgamation test-python test-node
