@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include "ifs_re_charset.h"
 #include "ifs_regex_tables.h"
+#include "ifs_text.h"
 
 /* ------------------------------------------------------------------ */
 /* Character properties from the generated tables                      */
@@ -34,8 +35,6 @@ static int in_ranges(const uint32_t (*r)[2], size_t n, uint32_t c) {
   }
   return 0;
 }
-
-int ifs_re_py_isspace(uint32_t c) { return in_ranges(ifs_re_space, NELEM(ifs_re_space), c); }
 
 /* unicodedata.decimal(c) or -1 */
 int ifs_re_py_decimal(uint32_t c) {
@@ -128,7 +127,7 @@ static int cat_test(int uni, int cat, uint32_t c) {
     r = uni ? ifs_re_py_decimal(c) >= 0 : (c >= '0' && c <= '9');
     return cat == C_DIGIT ? r : !r;
   case C_SPACE: case C_NOT_SPACE:
-    r = uni ? ifs_re_py_isspace(c)
+    r = uni ? ifs_isspace(c)
             : (c == ' ' || (c >= '\t' && c <= '\r'));
     return cat == C_SPACE ? r : !r;
   default:
@@ -152,7 +151,7 @@ void ifs_re_cat_table(int cat, int uni, const uint32_t (**t)[2], size_t *n) {
     else { *t = ascii_digit; *n = NELEM(ascii_digit); }
     break;
   case C_SPACE: case C_NOT_SPACE:
-    if (uni) { *t = ifs_re_space; *n = NELEM(ifs_re_space); }
+    if (uni) ifs_space_table(t, n);
     else { *t = ascii_space; *n = NELEM(ascii_space); }
     break;
   default:
@@ -512,15 +511,12 @@ void ifs_re_node_set(const node *x, uint32_t flags, rset *s) {
       int cat = (int)it->a, neg = cat == C_NOT_DIGIT || cat == C_NOT_SPACE || cat == C_NOT_WORD;
       if (it->op == S_LIT) ifs_rs_push(s, it->a, it->a);
       else if (it->op == S_RANGE) ifs_rs_push(s, it->a, it->b);
-      else if (it->op != S_CAT) continue;
-      else if (cat == C_DIGIT || cat == C_NOT_DIGIT)
-        uni ? rs_push_table(s, ifs_re_digit, NELEM(ifs_re_digit), neg)
-            : rs_push_table(s, ascii_digit, NELEM(ascii_digit), neg);
-      else if (cat == C_SPACE || cat == C_NOT_SPACE)
-        uni ? rs_push_table(s, ifs_re_space, NELEM(ifs_re_space), neg)
-            : rs_push_table(s, ascii_space, NELEM(ascii_space), neg);
-      else if (uni) rs_push_table(s, ifs_re_word, NELEM(ifs_re_word), neg);
-      else rs_push_table(s, ascii_word, NELEM(ascii_word), neg);
+      else if (it->op == S_CAT) {
+        const uint32_t (*t)[2];
+        size_t tn;
+        ifs_re_cat_table(cat, uni, &t, &tn);
+        rs_push_table(s, t, tn, neg);
+      }
     }
     ifs_rs_normalize(s);
     if (negate) ifs_rs_complement(s);

@@ -22,6 +22,7 @@
 #include <string.h>
 #include "ifs_re_tree.h"
 #include "ifs_re_charset.h"
+#include "ifs_text.h"
 #include "ifs_unicode_names.h"
 
 static void *palloc(parser *p, size_t n) {
@@ -462,7 +463,7 @@ static int get_until(parser *p, uint32_t term, uint32_t **out, size_t *outn) {
 ** underscores between them.  -1 when int() would raise or the value is
 ** negative; values past MAXGROUPS saturate. */
 static int int_space(uint32_t c) {
-  return c < 127 ? (c == ' ' || (c >= '\t' && c <= '\r')) : ifs_re_py_isspace(c);
+  return c < 127 ? (c == ' ' || (c >= '\t' && c <= '\r')) : ifs_isspace(c);
 }
 
 static int64_t py_int(const uint32_t *s, size_t n) {

@@ -209,14 +209,19 @@ uint32_t ifs_decode_prev(const char *s, size_t *i) {
 }
 
 int ifs_isspace(uint32_t cp) {
-  if (cp < 0x80) return (cp >= 0x09 && cp <= 0x0D) || (cp >= 0x1C && cp <= 0x20);
-  switch (cp) {
-    case 0x85: case 0xA0: case 0x1680: case 0x2028: case 0x2029:
-    case 0x202F: case 0x205F: case 0x3000:
-      return 1;
-    default:
-      return cp >= 0x2000 && cp <= 0x200A;
+  size_t lo = 0, hi = sizeof ifs_space_ranges / sizeof ifs_space_ranges[0];
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (cp < ifs_space_ranges[mid][0]) hi = mid;
+    else if (cp > ifs_space_ranges[mid][1]) lo = mid + 1;
+    else return 1;
   }
+  return 0;
+}
+
+void ifs_space_table(const uint32_t (**ranges)[2], size_t *n) {
+  *ranges = ifs_space_ranges;
+  *n = sizeof ifs_space_ranges / sizeof ifs_space_ranges[0];
 }
 
 /* 1 when the non-ASCII character at s[i] (lead byte) is Python whitespace;

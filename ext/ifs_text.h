@@ -61,6 +61,10 @@ uint32_t ifs_decode_prev(const char *s, size_t *i);
 /* Python's str.isspace(). */
 int ifs_isspace(uint32_t cp);
 
+/* The same as sorted, disjoint ranges of code points (the one definition
+** of Python whitespace: ifs_isspace reads it, the regex's \s too). */
+void ifs_space_table(const uint32_t (**ranges)[2], size_t *n);
+
 /* len(s.split()) and len(s) in one pass. */
 void ifs_count(const char *s, size_t n, size_t *words, size_t *chars);
 

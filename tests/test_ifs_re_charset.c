@@ -80,9 +80,6 @@ START_TEST(set_out_of_memory) {
 END_TEST
 
 START_TEST(properties) {
-  /* str.isspace(): U+001C yes, U+200B no */
-  ck_assert(ifs_re_py_isspace(0x1C) && ifs_re_py_isspace(0x85) && ifs_re_py_isspace(0x3000));
-  ck_assert(!ifs_re_py_isspace(0x200B) && !ifs_re_py_isspace('a'));
   /* unicodedata.decimal */
   ck_assert_int_eq(ifs_re_py_decimal('5'), 5);
   ck_assert_int_eq(ifs_re_py_decimal(0x663), 3);     /* ARABIC-INDIC THREE */

@@ -17,7 +17,8 @@ Tables:
   str.lower() itself, so they are Python's exactly.
 - decimal digits: the characters int() accepts as digits (unicodedata.decimal).
 - printable: str.isprintable(), which decides repr()'s escapes.
-- whitespace: str.isspace(), checked against the C switch in ifs_text.c.
+- whitespace: str.isspace() as runs, Python's whitespace for ifs_isspace() and
+  the regex's \\s (the one definition in the C code).
 """
 import sys
 import unicodedata
@@ -167,9 +168,13 @@ def main():
         flat += [s, e]
     out += emit_u32_list("ifs_nonprintable_ranges", flat)
     out.append("")
-    spaces = [cp for cp in range(MAX) if chr(cp).isspace()]
-    out.append("/* str.isspace(), for the test that checks ifs_isspace(). */")
-    out += emit_u32_list("ifs_space_chars", spaces)
+    out.append("/* str.isspace(): the runs of Python whitespace, which ifs_isspace() and"
+               "\n** the regex's \\s read. */")
+    runs = ranges(lambda cp: chr(cp).isspace())
+    out.append(f"static const uint32_t ifs_space_ranges[{len(runs)}][2] = {{")
+    for i in range(0, len(runs), 4):
+        out.append("  " + ", ".join(f"{{0x{s:X}, 0x{e:X}}}" for s, e in runs[i:i + 4]) + ",")
+    out.append("};")
     out += ["", "#endif", ""]
     sys.stdout.write("\n".join(out))
 
