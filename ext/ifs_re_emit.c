@@ -345,6 +345,15 @@ static void emit_repeat(emitter *e, node *x, uint32_t flags) {
   if (!cframes_ok(e, e->clevel + 1)) return;   /* _simple -> __len__ */
   uint64_t lo, hi;
   ifs_re_width(e->p, x->a, &lo, &hi);
+  if (x->max == 0 && e->lookbehind && lo != hi) {
+    /* Repeated zero times, a body of varying width is still one PCRE2
+    ** refuses in a look-behind ((?<=(?:a|bc){0})x): it goes, for its
+    ** groups, into a look-ahead that never holds, beside an empty branch. */
+    put(e, "(?:(?=" NEVER);
+    emit_seq(e, x->a, flags);
+    put(e, ")|)");
+    return;
+  }
   if (hi == 0 && x->max != 0 && !(x->min == 1 && x->max == 1)) {
     /* A zero-width body matches at one place only: repeated, it is the
     ** body once (min >= 1) or optionally (min == 0).  This keeps PCRE2's

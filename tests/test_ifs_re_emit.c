@@ -7,6 +7,7 @@
 */
 #include "ifs_test.h"
 #include "ifs_re_emit.h"
+#include "ifs_regex.h"
 #include "ifs_text.h"
 #include <stdlib.h>
 
@@ -61,6 +62,30 @@ START_TEST(surrogate_mapping) {
   ck_emit("[\\ud7ff-\\ue000]", 0xFF800, "[\\x{d7ff}\\x{ff800}-\\x{fffff}\\x{e000}]");
   ck_emit("[\\ue000-\\U0010ffff]", 0x10F800, "[\\x{e000}-\\x{10f7ff}]");
   ck_emit("[^\\ud800]", 0x10F800, "[^\\x{10f800}]");
+}
+END_TEST
+
+/* In a look-behind, PCRE2 wants every part fixed-length, even one repeated
+** zero times: a body of varying width goes into a look-ahead that never
+** holds (its groups stay, never set); a fixed-width one stays as it is.
+** Python: re.search('(?<=(?:ab|c){0})x', 'x') matches, and so do
+** re.search('(?<=(a|bc){0,0})x(?(1)y|z)', 'xz') and not on 'xy'. */
+START_TEST(zero_repeat_in_lookbehind) {
+  ck_emit("(?<=(?:ab|c){0})x", 0, "(?<=(?:(?=[^\\x{0}-\\x{10ffff}](?:ab|c))|))x");
+  ck_emit("(?<=x(?:a+){0}y)z", 0, "(?<=x(?:(?=[^\\x{0}-\\x{10ffff}]a+)|)y)z");
+  ck_emit("(?<=(a){0})x", 0, "(?<=(a){0})x");
+  ck_emit("(?:ab|c){0}x", 0, "(?:ab|c){0}x");
+  ifs_regex_cache *c = ifs_regex_cache_new();
+  ck_assert_ptr_nonnull(c);
+  int m = -1;
+  ck_assert_int_eq(ifs_regex_search(c, "(?<=(?:ab|c){0})x", 17, "x", 1, &m), IFS_OK);
+  ck_assert_int_eq(m, 1);
+  const char *cond = "(?<=(a|bc){0,0})x(?(1)y|z)";
+  ck_assert_int_eq(ifs_regex_search(c, cond, strlen(cond), "xz", 2, &m), IFS_OK);
+  ck_assert_int_eq(m, 1);
+  ck_assert_int_eq(ifs_regex_search(c, cond, strlen(cond), "xy", 2, &m), IFS_OK);
+  ck_assert_int_eq(m, 0);
+  ifs_regex_cache_free(c);
 }
 END_TEST
 
@@ -129,6 +154,7 @@ static Suite *emit_suite(void) {
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, surrogate_mapping);
   tcase_add_test(tc, lead_and_prefix);
+  tcase_add_test(tc, zero_repeat_in_lookbehind);
   tcase_add_test(tc, refusals);
   tcase_add_test(tc, output_bound);
   suite_add_tcase(s, tc);
