@@ -2,15 +2,12 @@
 ** ifs_needle.c — case-insensitive needle search (see ifs_needle.h).
 */
 #include "ifs_needle.h"
+#include "ifs_simd.h"
 #include "ifs_text.h"
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if IFS_X86_SIMD
 #define IFS_AVX2 1
 #define AVX2_TARGET __attribute__((target("avx2")))
-#include <immintrin.h>
 #else
 #define IFS_AVX2 0
 #endif
@@ -131,13 +128,33 @@ static int scan_bytes(const ifs_needle *nd, const char *h, size_t n, size_t from
   return 0;
 }
 
-#if defined(__SSE2__)
-static __m128i byteset_match(const ifs_byteset *s, __m128i v) {
-  __m128i m = _mm_setzero_si128();
+#if IFS_V16
+/* 0xFF in each byte of v that is in the set (SSE2 or NEON). */
+static ifs_v16 byteset_match(const ifs_byteset *s, ifs_v16 v) {
+  ifs_v16 m = ifs_v16_splat(0);
   for (int i = 0; i < s->n; i++)
-    m = _mm_or_si128(m, _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8((char)s->fold[i])),
-                                       _mm_set1_epi8((char)s->want[i])));
+    m = ifs_v16_or(m, ifs_v16_eq(ifs_v16_or(v, ifs_v16_splat(s->fold[i])),
+                                 ifs_v16_splat(s->want[i])));
   return m;
+}
+
+/* The ASCII search sixteen positions at a time; *p is where it stopped. */
+static int find_ascii_v16(const ifs_needle *nd, const char *h, size_t n, size_t *p,
+                          size_t *work, size_t budget) {
+  size_t last = nd->len - 1;
+  for (; *p + last + 16 <= n; *p += 16) {
+    uint64_t mask = ifs_v16_bits(ifs_v16_and(byteset_match(&nd->ascii_first, ifs_v16_load(h + *p)),
+                                             byteset_match(&nd->ascii_last,
+                                                           ifs_v16_load(h + *p + last))));
+    mask = ifs_v16_one_bit_each(mask);
+    while (mask) {
+      size_t at = *p + ifs_v16_first(mask);
+      mask &= mask - 1;
+      if (verify_ascii_at(nd, h, n, at, work)) return 1;
+      if (*work > budget) return -1;
+    }
+  }
+  return 0;
 }
 #endif
 
@@ -181,6 +198,10 @@ static int find_ascii(const ifs_needle *nd, const char *h, size_t n) {
     if (rc) return rc;
   }
 #endif
+#if IFS_V16
+  int rc = find_ascii_v16(nd, h, n, &p, &work, budget);
+  if (rc) return rc;
+#endif
   for (; p + last < n; p++) {
     if (!byteset_has(&nd->ascii_first, (unsigned char)h[p]) ||
         !byteset_has(&nd->ascii_last, (unsigned char)h[p + last]))
@@ -197,16 +218,14 @@ static int find(const ifs_needle *nd, const char *h, size_t n, int ascii) {
   if (ascii) return nd->ascii ? find_ascii(nd, h, n) : 0;
   /* Verification is capped so that no text makes the search quadratic. */
   size_t work = 0, budget = 4 * n + 4096, p = 0;
+#if IFS_V16
   size_t reach = nd->second_at;   /* bytes read past p */
-#if defined(__SSE2__)
   for (; p + reach + 16 <= n; p += 16) {
-    __m128i m = byteset_match(&nd->first, _mm_loadu_si128((const __m128i *)(const void *)(h + p)));
-    if (reach)
-      m = _mm_and_si128(m, byteset_match(&nd->second,
-                                         _mm_loadu_si128((const __m128i *)(const void *)(h + p + reach))));
-    unsigned mask = (unsigned)_mm_movemask_epi8(m);
+    ifs_v16 m = byteset_match(&nd->first, ifs_v16_load(h + p));
+    if (reach) m = ifs_v16_and(m, byteset_match(&nd->second, ifs_v16_load(h + p + reach)));
+    uint64_t mask = ifs_v16_one_bit_each(ifs_v16_bits(m));
     while (mask) {
-      size_t at = p + (size_t)__builtin_ctz(mask);
+      size_t at = p + ifs_v16_first(mask);
       mask &= mask - 1;
       if (verify(nd, h, n, at, ascii, &work)) return 1;
       if (work > budget) return -1;

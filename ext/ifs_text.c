@@ -6,17 +6,11 @@
 */
 #include "ifs_text.h"
 #include "ifs_unicode_tables.h"
+#include "ifs_simd.h"
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 /* SSSE3 kernels are compiled for any x86-64 and used where the CPU has it. */
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define IFS_X86_SIMD 1
+#if IFS_X86_SIMD
 #define SIMD_TARGET __attribute__((target("ssse3,popcnt")))
-#include <immintrin.h>
-#else
-#define IFS_X86_SIMD 0
 #endif
 
 /* The word-at-a-time loops read 8 bytes as one little-endian word; elsewhere
@@ -299,21 +293,14 @@ void ifs_count_bytes(const char *s, size_t n, size_t *words_out, size_t *chars_o
   *chars_out = n - cont;
 }
 
-#if IFS_X86_SIMD
-/* ---- SSSE3 kernels, chosen at run time ------------------------------ */
-
-/* Every x86-64 CPU since 2008 has SSSE3 and POPCNT; the byte loops above
-** stay for the others and as the reference the tests compare against. */
-static int simd_ok(void) {
-  return __builtin_cpu_supports("ssse3") && __builtin_cpu_supports("popcnt");
-}
-
+#if IFS_X86_SIMD || IFS_NEON
 /* UTF-8 validation sixteen bytes at a time by nibble lookups (the method
 ** of Keiser and Lemire, "Validating UTF-8 in less than one instruction per
 ** byte", 2021).  Each byte pair (previous, current) is classified by three
 ** 16-entry tables whose AND is non-zero exactly for the invalid pairs; a
 ** continuation byte is further required two and three bytes after a lead
-** of a 3- or 4-byte sequence. */
+** of a 3- or 4-byte sequence.  The lookups are pshufb on x86 (SSSE3, AVX2)
+** and tbl on NEON. */
 enum {
   TOO_SHORT = 1 << 0,   /* lead not followed by a continuation */
   TOO_LONG = 1 << 1,    /* ASCII followed by a continuation */
@@ -349,6 +336,16 @@ static const unsigned char second_high_tbl[16] = {
   TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE,
   TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE,
   TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT};
+#endif
+
+#if IFS_X86_SIMD
+/* ---- SSSE3 kernels, chosen at run time ------------------------------ */
+
+/* Every x86-64 CPU since 2008 has SSSE3 and POPCNT; the byte loops above
+** stay for the others and as the reference the tests compare against. */
+static int simd_ok(void) {
+  return __builtin_cpu_supports("ssse3") && __builtin_cpu_supports("popcnt");
+}
 
 SIMD_TARGET static __m128i load16(const unsigned char *p) {
   return _mm_loadu_si128((const __m128i *)(const void *)p);
@@ -526,6 +523,108 @@ SIMD_TARGET static void count_ssse3(const unsigned char *u, size_t n, size_t *wo
 }
 #endif
 
+#if IFS_NEON
+/* ---- NEON kernels (every AArch64 CPU has NEON) ----------------------- */
+
+/* The SSSE3 scan's steps, one for one: tbl for pshufb, ext for palignr,
+** uqsub for psubusb; a reduction (umaxv) stands for movemask where only
+** "any byte?" is asked.  Per ASCII block: load, orr, umaxv, compare and
+** branch. */
+static uint8x16_t utf8_pair_errors_neon(uint8x16_t in, uint8x16_t prev_in) {
+  const uint8x16_t first_high = vld1q_u8(first_high_tbl);
+  const uint8x16_t first_low = vld1q_u8(first_low_tbl);
+  const uint8x16_t second_high = vld1q_u8(second_high_tbl);
+  uint8x16_t prev1 = vextq_u8(prev_in, in, 15);
+  uint8x16_t special = vandq_u8(
+      vandq_u8(vqtbl1q_u8(first_high, vshrq_n_u8(prev1, 4)),
+               vqtbl1q_u8(first_low, vandq_u8(prev1, vdupq_n_u8(0x0F)))),
+      vqtbl1q_u8(second_high, vshrq_n_u8(in, 4)));
+  /* bytes 2 and 3 after a lead of a 3- / 4-byte sequence */
+  uint8x16_t must_cont = vorrq_u8(vqsubq_u8(vextq_u8(prev_in, in, 14), vdupq_n_u8(0xE0 - 0x80)),
+                                  vqsubq_u8(vextq_u8(prev_in, in, 13), vdupq_n_u8(0xF0 - 0x80)));
+  must_cont = vandq_u8(must_cont, vdupq_n_u8(0x80));
+  return veorq_u8(must_cont, special);
+}
+
+/* C4 B0 (U+0130) and CE A3 (U+03A3), as special_lower_pairs. */
+static uint8x16_t special_lower_pairs_neon(uint8x16_t in, uint8x16_t prev_in) {
+  uint8x16_t prev1 = vextq_u8(prev_in, in, 15);
+  return vorrq_u8(vandq_u8(vceqq_u8(prev1, vdupq_n_u8(0xC4)), vceqq_u8(in, vdupq_n_u8(0xB0))),
+                  vandq_u8(vceqq_u8(prev1, vdupq_n_u8(0xCE)), vceqq_u8(in, vdupq_n_u8(0xA3))));
+}
+
+static void scan_neon(const unsigned char *u, size_t n, ifs_scan *out) {
+  uint8x16_t prev = vdupq_n_u8(0), err = prev, special = prev, high = prev;
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    uint8x16_t in = vld1q_u8(u + i);
+    /* an ASCII block only has to see the previous one's sequences end */
+    if (__builtin_expect(vmaxvq_u8(vorrq_u8(in, prev)) < 0x80, 1)) { prev = in; continue; }
+    high = vorrq_u8(high, in);
+    err = vorrq_u8(err, utf8_pair_errors_neon(in, prev));
+    special = vorrq_u8(special, special_lower_pairs_neon(in, prev));
+    prev = in;
+  }
+  /* the tail and then NULs: a sequence cut short by the end is an error */
+  unsigned char pad[16] = {0};
+  memcpy(pad, u + i, n - i);
+  uint8x16_t in = vld1q_u8(pad);
+  high = vorrq_u8(high, in);
+  err = vorrq_u8(err, utf8_pair_errors_neon(in, prev));
+  special = vorrq_u8(special, special_lower_pairs_neon(in, prev));
+  out->valid = vmaxvq_u8(err) == 0;
+  out->ascii = vmaxvq_u8(high) < 0x80;
+  out->plain_lower = vmaxvq_u8(special) == 0;
+}
+
+/* count_ssse3 with four mask bits a byte (ifs_v16_bits): a word starts
+** where a byte's nibble is "word" and the previous byte's is not. */
+static void count_neon(const unsigned char *u, size_t n, size_t *words_out, size_t *chars_out) {
+  const uint64_t nibble_low = 0x1111111111111111ull;
+  size_t words = 0, cont = 0;
+  uint64_t prev_word = 0, carried_space = 0;
+  for (size_t i = 0; i < n; i += 16) {
+    uint8x16_t in;
+    unsigned char pad[16];
+    if (n - i >= 16) {
+      in = vld1q_u8(u + i);
+    } else {   /* the tail, padded with spaces: no words, no continuation */
+      memset(pad, ' ', sizeof pad);
+      memcpy(pad, u + i, n - i);
+      in = vld1q_u8(pad);
+    }
+    /* 09..0D and 1C..20: (b - lo) < 5, unsigned */
+    uint8x16_t sp = vorrq_u8(vcltq_u8(vsubq_u8(in, vdupq_n_u8(0x09)), vdupq_n_u8(5)),
+                             vcltq_u8(vsubq_u8(in, vdupq_n_u8(0x1C)), vdupq_n_u8(5)));
+    uint64_t space = ifs_v16_bits(sp) | carried_space;
+    carried_space = 0;
+    /* C2, and E1..E3 as (b - E1) < 3 */
+    uint8x16_t leads = vorrq_u8(vceqq_u8(in, vdupq_n_u8(0xC2)),
+                                vcltq_u8(vsubq_u8(in, vdupq_n_u8(0xE1)), vdupq_n_u8(3)));
+    uint64_t lead_bits = ifs_v16_one_bit_each(ifs_v16_bits(leads));
+    while (lead_bits) {
+      unsigned k = ifs_v16_first(lead_bits);
+      lead_bits &= lead_bits - 1;
+      if (i + k < n && nonascii_space_at(u, n, i + k)) {
+        unsigned end = k + (u[i + k] == 0xC2 ? 2u : 3u);
+        for (unsigned b = k; b < end; b++) {
+          if (b < 16) space |= 0xFull << (4 * b);
+          else carried_space |= 0xFull << (4 * (b - 16));
+        }
+      }
+    }
+    /* continuation bytes 80..BF are the signed bytes below -64 */
+    uint8x16_t conts = vcltq_s8(vreinterpretq_s8_u8(in), vdupq_n_s8(-64));
+    cont += vaddvq_u8(vandq_u8(conts, vdupq_n_u8(1)));
+    uint64_t word = ~space;
+    words += (size_t)__builtin_popcountll(word & ~((word << 4) | prev_word) & nibble_low);
+    prev_word = word >> 60;
+  }
+  *words_out = words;
+  *chars_out = n - cont;
+}
+#endif
+
 /* The portable scan: the byte loops, one after the other. */
 static int plain_lower_bytes(const unsigned char *u, size_t n) {
   for (size_t i = 0; i + 1 < n; i++)
@@ -543,6 +642,8 @@ static void scan_level(const char *s, size_t n, ifs_scan *out, int level) {
 #if IFS_X86_SIMD
   if (level >= 2 && avx2_ok()) { scan_avx2((const unsigned char *)s, n, out); return; }
   if (level >= 1 && simd_ok()) { scan_ssse3((const unsigned char *)s, n, out); return; }
+#elif IFS_NEON
+  if (level >= 1) { scan_neon((const unsigned char *)s, n, out); return; }
 #else
   (void)level;
 #endif
@@ -569,6 +670,8 @@ int ifs_utf8_is_valid(const char *s, size_t n) {
 void ifs_count(const char *s, size_t n, size_t *words, size_t *chars) {
 #if IFS_X86_SIMD
   if (n >= 16 && simd_ok()) { count_ssse3((const unsigned char *)s, n, words, chars); return; }
+#elif IFS_NEON
+  if (n >= 16) { count_neon((const unsigned char *)s, n, words, chars); return; }
 #endif
   ifs_count_bytes(s, n, words, chars);
 }
@@ -744,22 +847,21 @@ int ifs_isprintable(uint32_t cp) {
   return 1;
 }
 
-#if defined(__SSE2__)
+#if IFS_V16
 /* Candidate positions where both the needle's first and last bytes match,
-** sixteen at a time (the "generic SIMD" substring search).  Verification
-** work is capped so that no input makes it quadratic: past the cap the
-** rest goes to memmem's linear-time two-way search. */
-static const char *find_sse2(const char *h, size_t hn, const char *nd, size_t nn) {
-  const __m128i first = _mm_set1_epi8(nd[0]);
-  const __m128i last = _mm_set1_epi8(nd[nn - 1]);
+** sixteen at a time (the "generic SIMD" substring search; SSE2 or NEON).
+** Verification work is capped so that no input makes it quadratic: past
+** the cap the rest goes to memmem's linear-time two-way search. */
+static const char *find_v16(const char *h, size_t hn, const char *nd, size_t nn) {
+  const ifs_v16 first = ifs_v16_splat((unsigned char)nd[0]);
+  const ifs_v16 last = ifs_v16_splat((unsigned char)nd[nn - 1]);
   size_t budget = 4 * hn + 4096, i = 0;
   for (; i + nn - 1 + 16 <= hn; i += 16) {
-    __m128i bf = _mm_loadu_si128((const __m128i *)(const void *)(h + i));
-    __m128i bl = _mm_loadu_si128((const __m128i *)(const void *)(h + i + nn - 1));
-    unsigned mask = (unsigned)_mm_movemask_epi8(
-        _mm_and_si128(_mm_cmpeq_epi8(first, bf), _mm_cmpeq_epi8(last, bl)));
+    uint64_t mask = ifs_v16_bits(ifs_v16_and(ifs_v16_eq(first, ifs_v16_load(h + i)),
+                                             ifs_v16_eq(last, ifs_v16_load(h + i + nn - 1))));
+    mask = ifs_v16_one_bit_each(mask);
     while (mask) {
-      size_t at = i + (size_t)__builtin_ctz(mask);
+      size_t at = i + ifs_v16_first(mask);
       if (memcmp(h + at + 1, nd + 1, nn - 2) == 0) return h + at;
       if (budget < nn) return memmem(h + at, hn - at, nd, nn);
       budget -= nn;
@@ -776,8 +878,8 @@ const char *ifs_find(const char *h, size_t hn, const char *nd, size_t nn) {
   if (nn == 0) return h;
   if (nn > hn) return NULL;
   if (nn == 1) return memchr(h, nd[0], hn);
-#if defined(__SSE2__)
-  return find_sse2(h, hn, nd, nn);
+#if IFS_V16
+  return find_v16(h, hn, nd, nn);
 #else
   return memmem(h, hn, nd, nn);
 #endif
