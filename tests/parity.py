@@ -1,6 +1,7 @@
 """parity.py — the extension against the Python oracle, case by case.
 
     /usr/bin/python3 tests/parity.py [--seed N] [--count N] [--show N]
+                                     [--lib PATH] [--cli 'SQLITE3 COMMAND']
 
 Loads build/ifscore.so into an in-memory SQLite connection and, for every
 case, compares if_score (exact float, NULL <-> None) and if_reason (bytes)
@@ -12,6 +13,9 @@ Groups: "generated" (tests/gen_cases.py, a new seed per run unless --seed),
 "twins" (consecutive near-identical rows, against a stale per-row memo),
 "corpus" (every case of ../shared/data/ifeval_cases.jsonl when present) and
 "fresh" (edge cases and the first generated ones, each on a new connection).
+With --cli the extension runs in that sqlite3 CLI instead (make test-arm64:
+the arm64 build in the arm64 CLI under qemu), the cases and its answers
+passing through database files.
 Closes with "N passed, M failed"; exit 1 on any mismatch.
 """
 
@@ -19,8 +23,11 @@ import argparse
 import json
 import os
 import random
+import shlex
 import sqlite3
+import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -91,22 +98,29 @@ def read_eval(b):
         return b
 
 
-def run_group(con, cases):
-    """Runs cases through the extension; returns (matched, mismatches)."""
-    con.execute("DROP TABLE IF EXISTS temp.cases")
-    con.execute("CREATE TEMP TABLE cases(id INTEGER PRIMARY KEY, r0 BLOB, "
-                "c0 BLOB, p0 BLOB, astext INTEGER)")
-    # a case is (response, constraints) or (response, constraints, pattern)
-    pats = [case[2] if len(case) > 2 else search_pattern(i, case[1])
+def patterns(cases):
+    """if_search's pattern of each case: a case is (response, constraints)
+    or (response, constraints, pattern)."""
+    return [case[2] if len(case) > 2 else search_pattern(i, case[1])
             for i, case in enumerate(cases)]
-    con.executemany("INSERT INTO cases VALUES (?, ?, ?, ?, ?)",
+
+
+def insert_cases(con, table, cases, pats):
+    con.execute(f"CREATE TABLE {table}(id INTEGER PRIMARY KEY, r0 BLOB, "
+                "c0 BLOB, p0 BLOB, astext INTEGER)")
+    con.executemany(f"INSERT INTO {table} VALUES (?, ?, ?, ?, ?)",
                     [(i, case[0], case[1], pats[i], i % 2)
                      for i, case in enumerate(cases)])
+
+
+def compare(cases, pats, results, checks):
+    """The extension's rows (QUERY's, CHECKS_QUERY's) against the oracle;
+    returns (matched, mismatches)."""
     rows = {}
-    for i, seq, kind, label, ok in con.execute(CHECKS_QUERY):
+    for i, seq, kind, label, ok in checks:
         rows.setdefault(i, []).append((seq, kind, label, ok))
     matched, bad = 0, []
-    for row in con.execute(QUERY):
+    for row in results:
         i = row[0]
         got = row[1:4] + (read_eval(row[4]),) + row[5:] + (rows.get(i, []),)
         resp, cons = cases[i][:2]
@@ -117,8 +131,68 @@ def run_group(con, cases):
             bad.append((i, resp, cons, pats[i], diff, exp, got))
         else:
             matched += 1
-    con.execute("DROP TABLE temp.cases")
+    if len(results) != len(cases):
+        sys.exit(f"parity: {len(results)} result rows for {len(cases)} cases")
     return matched, bad
+
+
+def run_group(con, cases):
+    """Runs cases through the extension; returns (matched, mismatches)."""
+    con.execute("DROP TABLE IF EXISTS temp.cases")
+    pats = patterns(cases)
+    insert_cases(con, "temp.cases", cases, pats)
+    checks = con.execute(CHECKS_QUERY).fetchall()
+    results = con.execute(QUERY).fetchall()
+    con.execute("DROP TABLE temp.cases")
+    return compare(cases, pats, results, checks)
+
+
+def run_cli(cli, lib, groups):
+    """Every group through a sqlite3 CLI (e.g. another machine's build run
+    under an emulator), in one process: each case list goes into a database
+    file written here, the CLI stores the query results next to it, and they
+    are read back here.  A group whose name is "fresh" gets a new connection
+    (.open) per case.  Returns [(matched, mismatches)] per group."""
+    with tempfile.TemporaryDirectory() as tmp:
+        script, plan = [], []
+        for g, (name, cases) in enumerate(groups):
+            pats = patterns(cases)
+            parts = [[(i, c)] for i, c in enumerate(cases)] \
+                if name == "fresh" else [list(enumerate(cases))]
+            files = []
+            for k, part in enumerate(parts):
+                db = os.path.join(tmp, f"g{g}_{k}.db")
+                con = sqlite3.connect(db)
+                con.execute("PRAGMA journal_mode=OFF")
+                insert_cases(con, "cases", [c for _, c in part],
+                             [pats[i] for i, _ in part])
+                con.commit()
+                con.close()
+                script += [f".open {db}", f".load {lib}",
+                           "PRAGMA synchronous=OFF;",
+                           f"CREATE TABLE res AS {QUERY};",
+                           f"CREATE TABLE chk AS {CHECKS_QUERY};"]
+                files.append((db, [i for i, _ in part]))
+            plan.append((cases, pats, files))
+        out = subprocess.run(cli + ["-bail", ":memory:"],
+                             input="\n".join(script + [".quit", ""]).encode(),
+                             capture_output=True, check=False)
+        if out.returncode != 0 or out.stdout or out.stderr:
+            sys.exit(f"parity: {' '.join(cli)} failed ({out.returncode}): "
+                     f"{(out.stdout + out.stderr).decode(errors='replace')[:2000]}")
+        answers = []
+        for cases, pats, files in plan:
+            results, checks = [], []
+            for db, ids in files:   # ids: the cases' indexes in the group
+                con = sqlite3.connect(db)
+                con.text_factory = bytes
+                results += [(ids[r[0]],) + r[1:] for r in
+                            con.execute("SELECT * FROM res ORDER BY 1")]
+                checks += [(ids[r[0]],) + r[1:] for r in
+                           con.execute("SELECT * FROM chk ORDER BY 1, 2")]
+                con.close()
+            answers.append(compare(cases, pats, results, checks))
+        return answers
 
 
 def same(e, g):
@@ -235,12 +309,18 @@ def main():
     ap.add_argument("--corpus", default=gen_cases.SHARED_CORPUS)
     ap.add_argument("--lib", default=os.path.join(ROOT, "build", "ifscore"),
                     help="the extension, without .so (default build/ifscore)")
+    ap.add_argument("--cli", default=None,
+                    help="run the extension in this sqlite3 CLI command "
+                         "(split as a shell would) instead of in this "
+                         "Python, e.g. another architecture's under qemu")
     args = ap.parse_args()
     seed = args.seed if args.seed is not None else time.time_ns() % 10 ** 9
+    also = f" --lib {args.lib} --cli '{args.cli}'" if args.cli else ""
     print(f"parity: seed {seed} (rerun: python3 tests/parity.py --seed {seed}"
-          f" --count {args.count})")
+          f" --count {args.count}{also})")
     t0 = time.time()
-    con = connect(args.lib)
+    if not os.path.exists(args.lib + ".so"):
+        sys.exit(f"parity: {args.lib}.so is missing; run make first")
     corpus = gen_cases.load_corpus(args.corpus)
     rng = random.Random(seed)
     generated = gen_cases.generate(rng, args.count, corpus or False)
@@ -249,14 +329,17 @@ def main():
         groups.append(("corpus", corpus_cases(args.corpus)))
     else:
         print(f"corpus: {os.path.normpath(args.corpus)} absent, skipped")
-    fresh = FRESH_EDGES + generated[:150]
+    groups.append(("fresh", FRESH_EDGES + generated[:150]))
+    if args.cli:
+        answers = run_cli(shlex.split(args.cli), args.lib, groups)
+    else:
+        con = connect(args.lib)
+        answers = [run_fresh(args.lib, cases) if name == "fresh" else
+                   run_group(con, cases) for name, cases in groups]
+        con.close()
     passed = failed = 0
     shown = 0
-    for name, cases in groups + [("fresh", fresh)]:
-        if name == "fresh":
-            matched, bad = run_fresh(args.lib, cases)
-        else:
-            matched, bad = run_group(con, cases)
+    for (name, cases), (matched, bad) in zip(groups, answers):
         print(f"{name}: {matched}/{len(cases)} matched")
         if bad:
             fields = {}
@@ -270,7 +353,6 @@ def main():
             shown += min(len(bad), args.show - shown)
         passed += matched
         failed += len(bad)
-    con.close()
     print(f"time: {time.time() - t0:.1f}s")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
