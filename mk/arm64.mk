@@ -18,9 +18,12 @@
 #                     (build/portable; make test-arm64 runs it first)
 #
 # The build runs in build/arm64, a folder of links to the sources, so that
-# its objects never mix with the host's build/.  By hand, the same build:
-#   make CC=aarch64-linux-gnu-gcc \
-#        PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig
+# its objects never mix with the host's build/.  By hand, the same build in
+# a clean tree (PKG_CONFIG_LIBDIR in the environment: make 4.3 does not
+# pass command-line variables to $(shell)):
+#   PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig \
+#     make CC=aarch64-linux-gnu-gcc
+# See docs/arm64.md.
 
 ARM64_CC           ?= aarch64-linux-gnu-gcc
 ARM64_PKG_LIBDIR   ?= /usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig
