@@ -6,7 +6,8 @@
 # BUILD is the arm64 build's folder (BUILD/ifscore.so, BUILD/tests/...),
 # CLI_DIR holds Debian's arm64 sqlite3 CLI (CLI_DIR/usr/bin/sqlite3).  Runs,
 # each arm64 program under `qemu-aarch64 -L /` (the :arm64 libraries are
-# installed in the host's multiarch folders):
+# installed in the host's multiarch folders), after checking that the
+# library is AArch64's and exports sqlite3_ifscore_init alone:
 #   1. every unit test (Check), ARM64_JOBS at a time; on arm64 the vector
 #      kernels they compare with the byte loops are the NEON ones
 #   2. the SQL tests (tests/sql) in the arm64 CLI with the arm64 extension
@@ -26,10 +27,22 @@ COUNT=${ARM64_PARITY_COUNT:-500}
 
 QEMU=$(command -v qemu-aarch64 || command -v qemu-aarch64-static) || {
   echo "test-arm64: qemu-aarch64 not found (Debian: qemu-user)" >&2; exit 1; }
-case "$(readelf -h "$BUILD/ifscore.so" 2>/dev/null)" in
+# the library is arm64's, and stands alone as on x86-64: PCRE2 linked in,
+# sqlite3_ifscore_init its only export (ld-linux-aarch64.so.1 is needed for
+# __stack_chk_guard, which glibc keeps in the loader on arm64)
+LIB="$BUILD/ifscore.so"
+case "$(readelf -h "$LIB" 2>/dev/null)" in
   *AArch64*) ;;
-  *) echo "test-arm64: $BUILD/ifscore.so is not an AArch64 library" >&2; exit 1 ;;
+  *) echo "test-arm64: $LIB is not an AArch64 library" >&2; exit 1 ;;
 esac
+exports=$(readelf --dyn-syms -W "$LIB" |
+  awk '$7 != "UND" && ($5 == "GLOBAL" || $5 == "WEAK") {print $8}' | sort | tr '\n' ' ')
+needed=$(readelf -d "$LIB" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort | tr '\n' ' ')
+if [ "$exports" != "sqlite3_ifscore_init " ] ||
+   [ "$needed" != "ld-linux-aarch64.so.1 libc.so.6 " ]; then
+  echo "test-arm64: $LIB exports '$exports' and needs '$needed'" >&2; exit 1
+fi
+echo "== $LIB: AArch64, exports sqlite3_ifscore_init alone, needs $needed"
 
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
