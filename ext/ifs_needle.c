@@ -143,10 +143,9 @@ static int find_ascii_v16(const ifs_needle *nd, const char *h, size_t n, size_t 
                           size_t *work, size_t budget) {
   size_t last = nd->len - 1;
   for (; *p + last + 16 <= n; *p += 16) {
-    uint64_t mask = ifs_v16_bits(ifs_v16_and(byteset_match(&nd->ascii_first, ifs_v16_load(h + *p)),
-                                             byteset_match(&nd->ascii_last,
-                                                           ifs_v16_load(h + *p + last))));
-    mask = ifs_v16_one_bit_each(mask);
+    ifs_v16 m = ifs_v16_and(byteset_match(&nd->ascii_first, ifs_v16_load(h + *p)),
+                            byteset_match(&nd->ascii_last, ifs_v16_load(h + *p + last)));
+    uint64_t mask = ifs_v16_one_bit_each(ifs_v16_bits(m));
     while (mask) {
       size_t at = *p + ifs_v16_first(mask);
       mask &= mask - 1;

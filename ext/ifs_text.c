@@ -472,6 +472,18 @@ AVX2_TARGET static void scan_avx2(const unsigned char *u, size_t n, ifs_scan *ou
 }
 #endif
 
+#if IFS_X86_SIMD || IFS_NEON
+/* The sixteen bytes the vector counts read at u + i: the text's, or the
+** tail padded with spaces (no words, no continuation bytes) into pad. */
+static inline const unsigned char *count_block(const unsigned char *u, size_t n, size_t i,
+                                               unsigned char pad[16]) {
+  if (n - i >= 16) return u + i;
+  memset(pad, ' ', 16);
+  memcpy(pad, u + i, n - i);
+  return pad;
+}
+#endif
+
 #if IFS_X86_SIMD
 /* len(s.split()) and len(s) sixteen bytes at a time.  A byte is "space"
 ** when it belongs to a whitespace character; words are the space-to-word
@@ -484,15 +496,8 @@ SIMD_TARGET static void count_ssse3(const unsigned char *u, size_t n, size_t *wo
   size_t words = 0, cont = 0;
   unsigned prev_word = 0, carried_space = 0;
   for (size_t i = 0; i < n; i += 16) {
-    __m128i in;
     unsigned char pad[16];
-    if (n - i >= 16) {
-      in = _mm_loadu_si128((const __m128i *)(const void *)(u + i));
-    } else {   /* the tail, padded with spaces: no words, no continuation */
-      memset(pad, ' ', sizeof pad);
-      memcpy(pad, u + i, n - i);
-      in = _mm_loadu_si128((const __m128i *)(const void *)pad);
-    }
+    __m128i in = _mm_loadu_si128((const __m128i *)(const void *)count_block(u, n, i, pad));
     __m128i sp = _mm_or_si128(
         _mm_and_si128(_mm_cmpgt_epi8(in, _mm_set1_epi8(0x08)), _mm_cmplt_epi8(in, _mm_set1_epi8(0x0E))),
         _mm_and_si128(_mm_cmpgt_epi8(in, _mm_set1_epi8(0x1B)), _mm_cmplt_epi8(in, _mm_set1_epi8(0x21))));
@@ -584,15 +589,8 @@ static void count_neon(const unsigned char *u, size_t n, size_t *words_out, size
   size_t words = 0, cont = 0;
   uint64_t prev_word = 0, carried_space = 0;
   for (size_t i = 0; i < n; i += 16) {
-    uint8x16_t in;
     unsigned char pad[16];
-    if (n - i >= 16) {
-      in = vld1q_u8(u + i);
-    } else {   /* the tail, padded with spaces: no words, no continuation */
-      memset(pad, ' ', sizeof pad);
-      memcpy(pad, u + i, n - i);
-      in = vld1q_u8(pad);
-    }
+    uint8x16_t in = vld1q_u8(count_block(u, n, i, pad));
     /* 09..0D and 1C..20: (b - lo) < 5, unsigned */
     uint8x16_t sp = vorrq_u8(vcltq_u8(vsubq_u8(in, vdupq_n_u8(0x09)), vdupq_n_u8(5)),
                              vcltq_u8(vsubq_u8(in, vdupq_n_u8(0x1C)), vdupq_n_u8(5)));
