@@ -47,12 +47,14 @@ echo "== $LIB: AArch64, exports sqlite3_ifscore_init alone, needs $needed"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-# the arm64 CLI as one command, for tests/sql/run.sh and parity.py
-cat >"$tmp/sqlite3" <<EOF
+# the arm64 CLI as one command, for tests/sql/run.sh and parity.py (kept:
+# a failing parity seed reruns with it)
+CLI="$CLI_DIR/sqlite3"
+cat >"$CLI" <<EOF
 #!/bin/sh
 exec "$QEMU" -L / "$ROOT/$CLI_DIR/usr/bin/sqlite3" "\$@"
 EOF
-chmod +x "$tmp/sqlite3"
+chmod +x "$CLI"
 start=$(date +%s)
 
 echo "== unit tests under qemu ($JOBS at a time)"
@@ -70,9 +72,9 @@ if [ -s "$tmp/fail" ]; then
 fi
 
 echo "== SQL tests in the arm64 sqlite3 CLI"
-IFSCORE_LIB="$BUILD/ifscore" sh tests/sql/run.sh "$tmp/sqlite3"
+IFSCORE_LIB="$BUILD/ifscore" sh tests/sql/run.sh "$CLI"
 
 echo "== parity sample in the arm64 sqlite3 CLI"
-"$PYTHON" tests/parity.py --count "$COUNT" --lib "$BUILD/ifscore" --cli "$tmp/sqlite3"
+"$PYTHON" tests/parity.py --count "$COUNT" --lib "$BUILD/ifscore" --cli "$CLI"
 
 echo "test-arm64: unit, SQL and parity passed under qemu-aarch64 in $(( $(date +%s) - start ))s"
