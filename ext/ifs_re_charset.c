@@ -494,31 +494,55 @@ int ifs_re_pcre2_caseless_ok(uint32_t flags, uint32_t c) {
   return c < 0x80 && (ce->flags & 4) != 0;
 }
 
-/* The code points a one-character node matches (not under IGNORECASE). */
+/* The categories of an IN node, added to s. */
+static void push_categories(const node *x, int uni, rset *s) {
+  for (size_t i = 0; i < x->nset; i++) {
+    const setitem *it = &x->set[i];
+    int cat = (int)it->a, neg = cat == C_NOT_DIGIT || cat == C_NOT_SPACE || cat == C_NOT_WORD;
+    if (it->op != S_CAT) continue;
+    const uint32_t (*t)[2];
+    size_t n;
+    ifs_re_cat_table(cat, uni, &t, &n);
+    rs_push_table(s, t, n, neg);
+  }
+}
+
+/* The code points a one-character node matches under `flags`.  Under
+** IGNORECASE these are exactly what the PCRE2 translation matches: a
+** cased literal is ifs_re_literal_class, a set ifs_re_set_folded's
+** points and its categories less its exclusions. */
 void ifs_re_node_set(const node *x, uint32_t flags, rset *s) {
-  int uni = (flags & F_UNICODE) != 0;
+  int uni = (flags & F_UNICODE) != 0, icase = (flags & F_IGNORECASE) != 0;
   switch (x->kind) {
-  case N_LIT: ifs_rs_push(s, x->c, x->c); break;
-  case N_NOTLIT: ifs_rs_push(s, x->c, x->c); ifs_rs_complement(s); break;
+  case N_LIT: case N_NOTLIT:
+    if (icase && ifs_re_mode_iscased(uni, x->c)) ifs_re_literal_class(uni, x->c, s);
+    else ifs_rs_push(s, x->c, x->c);
+    if (x->kind == N_NOTLIT) ifs_rs_complement(s);
+    break;
   case N_ANY:
     if (flags & F_DOTALL) ifs_rs_push(s, 0, 0x10FFFF);
     else { ifs_rs_push(s, '\n', '\n'); ifs_rs_complement(s); }
     break;
   default: {   /* N_IN */
     int negate = x->nset && x->set[0].op == S_NEGATE;
-    for (size_t i = 0; i < x->nset; i++) {
-      const setitem *it = &x->set[i];
-      int cat = (int)it->a, neg = cat == C_NOT_DIGIT || cat == C_NOT_SPACE || cat == C_NOT_WORD;
-      if (it->op == S_LIT) ifs_rs_push(s, it->a, it->a);
-      else if (it->op == S_RANGE) ifs_rs_push(s, it->a, it->b);
-      else if (it->op == S_CAT) {
-        const uint32_t (*t)[2];
-        size_t tn;
-        ifs_re_cat_table(cat, uni, &t, &tn);
-        rs_push_table(s, t, tn, neg);
+    rset plain = {0}, exclude = {0};
+    if (icase) {
+      ifs_re_set_folded(x, flags, &plain, &exclude);
+    } else {
+      for (size_t i = 0; i < x->nset; i++) {
+        const setitem *it = &x->set[i];
+        if (it->op == S_LIT) ifs_rs_push(&plain, it->a, it->a);
+        else if (it->op == S_RANGE) ifs_rs_push(&plain, it->a, it->b);
       }
     }
+    for (size_t i = 0; i < plain.n; i++) ifs_rs_push(s, plain.r[i][0], plain.r[i][1]);
+    push_categories(x, uni, s);
     ifs_rs_normalize(s);
+    ifs_rs_normalize(&exclude);
+    ifs_rs_subtract(s, &exclude);
+    if (plain.oom || exclude.oom) s->oom = 1;
+    ifs_rs_free(&plain);
+    ifs_rs_free(&exclude);
     if (negate) ifs_rs_complement(s);
   }
   }

@@ -56,7 +56,7 @@ int ifs_re_set_needs_bitmap(const node *x, uint32_t flags);
 void ifs_re_set_folded(const node *x, uint32_t flags, rset *plain, rset *exclude);
 
 /* The code points a one-character node (LITERAL, NOT_LITERAL, ANY, IN)
-** matches, not under IGNORECASE, added to s (normalized). */
+** matches under `flags` (IGNORECASE included), added to s (normalized). */
 void ifs_re_node_set(const node *x, uint32_t flags, rset *s);
 
 #endif

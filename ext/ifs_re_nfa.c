@@ -6,14 +6,21 @@
 ** for a regular pattern that is a property of the text's language: lazy
 ** and greedy repeats are alike, captures do not matter, and a DFA answers
 ** in one pass whatever the pattern.  So a pattern with no back-reference,
-** look-around, atomic group, possessive repeat or conditional, and no
-** case-insensitive character test, compiles here into ifs_redfa's program
-** (ifs_redfa.h): each one-character node a CHAR over the code point set it
-** matches (ifs_re_charset.c), alternations and repeats SPLITs and JMPs
-** (counted repeats unrolled), anchors and \b \B zero-width ASSERTs with
-** Python's meanings.  Anything else, or a program past the DFA's bounds
-** (IFS_REDFA_MAX_INSTS, IFS_REDFA_MAX_SETS), leaves the pattern to PCRE2
-** alone.
+** atomic group, possessive repeat or conditional compiles here into
+** ifs_redfa's program (ifs_redfa.h): each one-character node a CHAR over
+** the code point set it matches (ifs_re_charset.c; under IGNORECASE the
+** set sre's case tables give, as the PCRE2 translation has it),
+** alternations and repeats SPLITs and JMPs (counted repeats unrolled),
+** anchors and \b \B zero-width ASSERTs with Python's meanings.
+**
+** Look-arounds are not regular in this program, with two exceptions that
+** only the question "is there a match?" allows: a positive look-ahead at
+** the very end of the pattern, X(?=Y), matches somewhere exactly when XY
+** does, and a positive look-behind at its very start, (?<=Y)X, exactly
+** when YX does; both are compiled as that concatenation (through groups
+** and alternations that are themselves at the end or the start).
+** Anything else, or a program past the DFA's bounds (IFS_REDFA_MAX_INSTS,
+** IFS_REDFA_MAX_SETS), leaves the pattern to PCRE2 alone.
 **
 ** Entry point: ifs_re_compile_dfa.
 */
@@ -21,12 +28,9 @@
 #include "ifs_re_nfa.h"
 #include "ifs_re_charset.h"
 
-/* A pattern with no back-reference, look-around, atomic group, possessive
-** repeat or conditional and no case-insensitive character test compiles
-** into a Thompson NFA for ifs_redfa (\b and \B all of one kind, ASCII or
-** Unicode); anything else sets `bad` and the pattern stays with PCRE2
-** alone.  Lazy and greedy repeats are alike here: only whether a match
-** exists is asked. */
+/* A regular pattern compiles into a Thompson NFA for ifs_redfa (\b and
+** \B all of one kind, ASCII or Unicode); anything else sets `bad` and the
+** pattern stays with PCRE2 alone. */
 typedef struct dprog {
   parser *p;
   ifs_rd_inst *ins;
@@ -55,8 +59,7 @@ static uint32_t dp_emit(dprog *d, int op, int kind, uint32_t x, uint32_t y) {
 }
 
 static void dp_char(dprog *d, const node *x, uint32_t flags) {
-  if ((flags & F_IGNORECASE) && x->kind != N_ANY) { d->bad = 1; return; }
-  uint32_t key = flags & (F_UNICODE | F_DOTALL);
+  uint32_t key = flags & (F_UNICODE | F_DOTALL | F_IGNORECASE);
   size_t k;
   for (k = 0; k < d->nsets; k++)
     if (d->set_node[k] == x && d->set_flags[k] == key) break;
@@ -90,7 +93,11 @@ static void dp_at(dprog *d, const node *x, uint32_t flags) {
   dp_emit(d, IFS_RD_ASSERT, k, 0, 0);
 }
 
-static void dp_seq(dprog *d, seq *q, uint32_t flags);
+/* Where a node is in the whole pattern: nothing before it (AT_HEAD),
+** nothing after it (AT_TAIL). */
+enum { AT_HEAD = 1, AT_TAIL = 2 };
+
+static void dp_seq(dprog *d, seq *q, uint32_t flags, int edge);
 
 /* Points the y of every SPLIT in pcs[0..n) (or the x of a JMP) here. */
 static void dp_patch(dprog *d, const uint32_t *pcs, size_t n) {
@@ -100,7 +107,7 @@ static void dp_patch(dprog *d, const uint32_t *pcs, size_t n) {
   }
 }
 
-static void dp_branch(dprog *d, const node *x, uint32_t flags) {
+static void dp_branch(dprog *d, const node *x, uint32_t flags, int edge) {
   if (x->nalts > IFS_REDFA_MAX_INSTS) { d->bad = 1; return; }
   uint32_t *jmps = ifs_malloc((x->nalts ? x->nalts : 1) * sizeof *jmps);
   if (!jmps) { d->oom = 1; return; }
@@ -109,7 +116,7 @@ static void dp_branch(dprog *d, const node *x, uint32_t flags) {
     uint32_t split = 0;
     int last = i + 1 == x->nalts;
     if (!last) split = dp_emit(d, IFS_RD_SPLIT, 0, (uint32_t)d->n + 1, 0);
-    dp_seq(d, x->alts[i], flags);
+    dp_seq(d, x->alts[i], flags, edge);
     if (!last) {
       jmps[nj++] = dp_emit(d, IFS_RD_JMP, 0, 0, 0);
       dp_patch(d, &split, 1);
@@ -129,10 +136,10 @@ static void dp_repeat(dprog *d, const node *x, uint32_t flags) {
     d->bad = 1;
     return;
   }
-  for (uint64_t i = 0; i < min && !d->bad && !d->oom; i++) dp_seq(d, x->a, flags);
+  for (uint64_t i = 0; i < min && !d->bad && !d->oom; i++) dp_seq(d, x->a, flags, 0);
   if (max == MAXREPEAT) {
     uint32_t loop = dp_emit(d, IFS_RD_SPLIT, 0, (uint32_t)d->n + 1, 0);
-    dp_seq(d, x->a, flags);
+    dp_seq(d, x->a, flags, 0);
     dp_emit(d, IFS_RD_JMP, 0, loop, 0);
     dp_patch(d, &loop, 1);
     return;
@@ -142,25 +149,36 @@ static void dp_repeat(dprog *d, const node *x, uint32_t flags) {
   if (!splits) { d->oom = 1; return; }
   for (size_t i = 0; i < nopt && !d->bad && !d->oom; i++) {
     splits[i] = dp_emit(d, IFS_RD_SPLIT, 0, (uint32_t)d->n + 1, 0);
-    dp_seq(d, x->a, flags);
+    dp_seq(d, x->a, flags, 0);
   }
   dp_patch(d, splits, nopt);
   ifs_free(splits);
 }
 
-static void dp_node(dprog *d, const node *x, uint32_t flags) {
+/* A positive look-ahead at the end of the pattern, or look-behind at its
+** start: its body, in place (see the top of this file). */
+static void dp_assert(dprog *d, const node *x, uint32_t flags, int edge) {
+  if (x->sub || !(edge & (x->dir > 0 ? AT_TAIL : AT_HEAD))) { d->bad = 1; return; }
+  dp_seq(d, x->a, flags, edge);
+}
+
+static void dp_node(dprog *d, const node *x, uint32_t flags, int edge) {
   switch (x->kind) {
   case N_LIT: case N_NOTLIT: case N_ANY: case N_IN: dp_char(d, x, flags); break;
   case N_AT: dp_at(d, x, flags); break;
-  case N_BRANCH: dp_branch(d, x, flags); break;
-  case N_SUB: dp_seq(d, x->a, combine_flags(flags, x->addf, x->delf)); break;
+  case N_BRANCH: dp_branch(d, x, flags, edge); break;
+  case N_SUB: dp_seq(d, x->a, combine_flags(flags, x->addf, x->delf), edge); break;
   case N_REPEAT: dp_repeat(d, x, flags); break;
+  case N_ASSERT: dp_assert(d, x, flags, edge); break;
   default: d->bad = 1; break;
   }
 }
 
-static void dp_seq(dprog *d, seq *q, uint32_t flags) {
-  for (size_t i = 0; i < seq_len(q) && !d->bad && !d->oom; i++) dp_node(d, seq_at(q, i), flags);
+static void dp_seq(dprog *d, seq *q, uint32_t flags, int edge) {
+  size_t n = seq_len(q);
+  for (size_t i = 0; i < n && !d->bad && !d->oom; i++)
+    dp_node(d, seq_at(q, i), flags,
+            (i == 0 ? edge & AT_HEAD : 0) | (i + 1 == n ? edge & AT_TAIL : 0));
 }
 
 /* The DFA of a parsed pattern, NULL when it has none (*rc stays IFS_OK)
@@ -169,7 +187,7 @@ ifs_redfa *ifs_re_compile_dfa(parser *p, seq *root, ifs_status *rc) {
   dprog d;
   memset(&d, 0, sizeof d);
   d.p = p;
-  dp_seq(&d, root, p->flags);
+  dp_seq(&d, root, p->flags, AT_HEAD | AT_TAIL);
   dp_emit(&d, IFS_RD_MATCH, 0, 0, 0);
   ifs_redfa *dfa = NULL;
   if (!d.bad && !d.oom) {

@@ -42,12 +42,14 @@ static int has_dfa(const char *pat) {
 START_TEST(which_patterns) {
   static const char *const regular[] = {
     "a+b", "[^a-z]*\\Z", "(?m)^ab$", "\\bfoo\\b", "(?s).*x", "(a|bc)*?d{2,4}", "(?i).",
-    "(?a)\\w\\d\\s", "", "x{0}", "(?:)*",
+    "(?a)\\w\\d\\s", "", "x{0}", "(?:)*", "(?i)a", "(?i)[a-z]",
+    /* a look-ahead at the end, a look-behind at the start */
+    "(?=a)", "a(?=b)", "(?<=a)b", "(?:x(?=y)|z)",
   };
   for (size_t i = 0; i < sizeof regular / sizeof *regular; i++)
     ck_assert_msg(has_dfa(regular[i]), "%s", regular[i]);
   static const char *const not_regular[] = {
-    "(a)\\1", "(?=a)", "(?<!a)b", "(?>a)", "a*+", "(?i)a", "(?i)[a-z]", "(a)(?(1)b)",
+    "(a)\\1", "(?=a)b", "a(?<=a)", "(?!a)", "(?<!a)b", "(?>a)", "a*+", "(a)(?(1)b)",
     "\\b(?a:\\b)",   /* \b of both kinds */
   };
   for (size_t i = 0; i < sizeof not_regular / sizeof *not_regular; i++)
@@ -83,6 +85,10 @@ START_TEST(answers) {
     { "\\w", "\xc3\xa9", 1 }, { "\\d", "\xd9\xa3", 1 }, { "(?a)\\d", "\xd9\xa3", 0 },
     { "\\s", "\xe2\x80\x8b", 0 }, { "\\s", "\x1c", 1 }, { ".", "\n", 0 }, { "(?s).", "\n", 1 },
     { "(ab|c)+d", "xcabcd", 1 }, { "(ab|c)+d", "abd", 1 }, { "(ab|c)+d", "ad", 0 },
+    { "(?i)k", "\xe2\x84\xaa", 1 }, { "(?i)[^k]", "\xe2\x84\xaa", 0 }, { "(?i)s", "\xc5\xbf", 1 },
+    { "(?i)[a-z]", "\xc4\xb0", 1 }, { "(?i)\xc4\xb0", "i", 1 },
+    { "a(?=bc)", "xabc", 1 }, { "a(?=bc)", "xab", 0 }, { "(?<=ab)c", "abc", 1 },
+    { "(?<=ab)c", "xbc", 0 }, { "(?:x(?=y)|z)", "xy", 1 },
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     ifs_status rc;
