@@ -148,9 +148,9 @@ analytics: build/ifscore.so
 	@$(PYTHON) tests/analytics.py
 
 # test-san, test-valgrind, test-hostile and test-threads are in mk/hostile.mk,
-# doctest in mk/docs.mk, test-package in mk/package.mk
+# doctest in mk/docs.mk, test-package in mk/package.mk, regexlong in mk/regex-budget.mk
 test: WERROR = -Werror
-test: warnings unit tables sqltest sqltest-valgrind parity regexdiff analytics doctest \
+test: warnings unit tables sqltest sqltest-valgrind parity regexdiff regexlong analytics doctest \
       test-san test-valgrind test-hostile test-threads test-package
 	@echo "make test: all suites passed"
 

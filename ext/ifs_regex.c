@@ -24,8 +24,9 @@
 ** steps for all its start positions together (PCRE2's own match limit
 ** restarts at each one), counted, not timed (a clock is only the last
 ** resort), and each start position a cap; the heap limit bounds memory.
-** Catastrophic backtracking and quadratic searches end in
-** IFS_LIMIT (see search_budgeted).
+** Both are sized so that wherever CPython answers within a second the
+** answer is Python's; catastrophic backtracking ends in IFS_LIMIT (see
+** the budget's constants and search_budgeted).
 ** Two PCRE2 10.42 optimizer bugs and one JIT bug are avoided (see
 ** workaround_opts here and emit_repeat in ifs_re_emit.c).
 **
@@ -102,49 +103,57 @@ ifs_status ifs_regex_translate(const char *pat, size_t pn, ifs_buf *out) {
 #define CACHE_SLOTS 64
 #define COMPILE_OPTS (PCRE2_UTF | PCRE2_UCP | PCRE2_ALT_CIRCUMFLEX | PCRE2_NO_UTF_CHECK | \
                       PCRE2_USE_OFFSET_LIMIT)
-/* The match budget.  PCRE2's match limit counts steps (backtracking
-** points; the JIT and the interpreter each count their own way) and
-** applies afresh at every start position, so a limit alone lets a search
-** cost the limit times the number of start positions.  A search keeps its
-** own account instead: every step it allows PCRE2, at any start position,
-** is charged in advance to one budget of
-**     BUDGET_BASE + BUDGET_PER_BYTE x subject bytes
-** steps (and each character a case-insensitive back-reference compares is
-** one step); when the next attempt could overrun it, the answer is
-** IFS_LIMIT.  It is counted work, not time: the same input gets the
-** same answer on a fast or a loaded machine (with the same engine, JIT or
-** interpreter); a clock is only the last resort (SEARCH_SECONDS).  How the
-** steps are handed out: see search_budgeted.  Ordinary patterns take 1 to
-** 3 steps at most start positions and a few thousand at the worst one of
-** an ordinary answer; catastrophic ones take millions at each.
+/* The match budget.  PCRE2 counts steps (the JIT one per backtracking
+** point and per character a repeat gives back; the interpreter its own
+** way) and applies its limit afresh at every start position.  A search
+** keeps its own account instead: each attempt is charged in advance the
+** steps it allows PCRE2 (and each character a case-insensitive
+** back-reference compares is one step), and the answer is IFS_LIMIT
+** when the next attempt would take one start position past POS_CAP steps
+** (catastrophic backtracking: the need grows exponentially, or with a
+** high power of the length) or the whole search past BUDGET_BASE +
+** BUDGET_PER_BYTE x subject bytes.  Both are counted work, not time: the
+** same input gets the same answer on a fast or a loaded machine (with the
+** same engine, JIT or interpreter).
 **
-** One start position gets at most POS_LIMIT_BASE + 2 steps per byte (a
-** loop of a capturing group takes a step or two per character), up to
-** POS_LIMIT_MAX.  The interpreter (no JIT, or the JIT stack exhausted)
-** takes 5 to 20 times as long per step, and its frames run out near 4
-** million iterations of a loop (HEAP_LIMIT_KIB) anyway: its cap is a
-** sixteenth of that, so that one position stays under a second there too. */
-#define BUDGET_BASE 20000000u
-#define BUDGET_PER_BYTE 16u
-#define POS_LIMIT_BASE 20000000u
-#define POS_LIMIT_PER_BYTE 2u
-#define POS_LIMIT_MAX 400000000u
-#define POS_INTERP_SHARE 16u
-#define ESCALATE 4u                       /* growth of a start position's limit */
+** They are sized by what CPython does in a second.  On the quadratic work
+** of ordinary patterns (a `.*` in the middle of a pattern, or in a
+** look-ahead, backtracking over a long line; a back-reference tried at
+** every place) sre spends 5 to 8 ns for the work of one JIT step, so where
+** Python answers within a second a search needs up to ~200 M steps, which
+** the charges below turn into up to ~350 M; in nested repeats sre spends
+** ~25 ns a step.  The JIT runs 1.5 to 5 ns a step, so the whole budget
+** takes one to two seconds.  The part per byte pays for the first share
+** and the probe code's charge at every start position (see
+** search_budgeted).  Case-insensitive back-references call out to C for
+** every comparison, and the interpreter (no JIT, or the JIT stack
+** exhausted) takes 5 to 20 times as long per step: each of their steps is
+** charged CALLOUT_WEIGHT or INTERP_WEIGHT budget steps.
+**
+** Not all work is a step: the characters that a repeat of one character
+** runs over on its way forward, or that a back-reference compares, are
+** not counted ((?=a*c) over a long run of a's takes a step per start
+** position, and quadratic time, as it does in Python).  For that work
+** alone, a search also stops, as a last resort, after SEARCH_CPU_SECONDS
+** of its thread's CPU time, read between attempts, between chunks of
+** start positions (subjects of CHUNK_MIN bytes or more) and every
+** CLOCK_STARTS start positions of the probe code: never in the common
+** case of a short subject.  Only there can how fast the machine is (not
+** how loaded: the clock is the thread's) change an answer. */
+#define BUDGET_BASE 400000000u
+#define BUDGET_PER_BYTE 80u
+#define POS_CAP 200000000u
+#define INTERP_WEIGHT 8u
+#define CALLOUT_WEIGHT 3u
+#define FIRST_SHARE 8u                    /* the first pass: 1/8 of the budget */
+#define PROBE_BASE_MIN 64u                /* the probe code's charge per position */
+#define PROBE_BASE_MAX 1024u              /* (its callout costs as much as ~64 steps) */
+#define ESCALATE 4u                       /* growth of one position's limit */
+#define TOP_STEP 8u                       /* its last step, to the cap */
 #define START_CALLOUT 255                 /* the probe code's first item: */
 #define START_CALLOUT_TEXT "(?C255)"
-#define ABORT_NEXT (-1000)                /* on_start's "the escalated position failed" */
-#define TIME_UP (-1001)                   /* SEARCH_SECONDS have passed */
-/* The steps are PCRE2's backtracking points: the characters that a
-** repeat of one character or a look-ahead runs over are not counted
-** ((?=a*c) over a long run of a's takes a step or two per start position,
-** and quadratic time).  So a search also stops, as a last resort, after
-** SEARCH_SECONDS on the monotonic clock (thread CPU time would take a
-** system call per reading, 1.6 us here, against 30 ns).  The clock is
-** read between chunks of start positions (subjects of CHUNK_MIN bytes or
-** more) and every CLOCK_STARTS start positions of the probe code: never
-** in the common case of a short subject. */
-#define SEARCH_SECONDS 5.0
+#define TIME_UP (-1001)                   /* SEARCH_CPU_SECONDS have passed */
+#define SEARCH_CPU_SECONDS 2.0
 #define CHUNK_MIN 4096
 #define CLOCK_STARTS 4096u
 #define HEAP_LIMIT_KIB (512u * 1024u)     /* interpreter's backtracking frames */
@@ -163,6 +172,7 @@ typedef struct centry {
   pcre2_code *run;      /* with probe, if it starts with X*: X*+, anchored */
   ifs_redfa *dfa;       /* regular patterns, strict UTF-8 subjects: see ifs_redfa.h */
   int jit_later;        /* code not JIT-compiled yet (the DFA answers first) */
+  int callouts;         /* case-insensitive back-references: CALLOUT_WEIGHT */
   uint64_t used;        /* LRU clock */
 } centry;
 
@@ -170,25 +180,30 @@ typedef struct centry {
 ** where the probe code is. */
 typedef struct search_state {
   size_t expect_end;    /* end of the last verified back-reference */
-  uint64_t left;        /* steps of the budget not yet charged */
-  uint64_t interp_max;  /* the interpreter's cap per start position */
+  uint64_t left;        /* budget steps not yet charged */
+  uint64_t weight;      /* budget steps per PCRE2 step (see search_budgeted) */
   int fell_back;        /* the interpreter took over from the JIT */
   uint64_t per_start;   /* charged at each start position the probe code tries */
   size_t last_start;    /* the start position the probe code tried last */
-  size_t stop_after;    /* the probe code gives up (ABORT_NEXT) beyond this */
   uint32_t starts;      /* start positions the probe code tried */
   double t0;            /* the clock at its first reading; < 0: none yet */
+  int stop;             /* why the search ended in IFS_LIMIT (enum ifs_regex_stop) */
 } search_state;
 
-static double now_seconds(void) {
+/* The thread's CPU time (other load on the machine does not count). */
+static double cpu_seconds(void) {
   struct timespec ts;
+#ifdef CLOCK_THREAD_CPUTIME_ID
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+#else
   clock_gettime(CLOCK_MONOTONIC, &ts);
+#endif
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Seconds since the search first asked. */
+/* CPU seconds since the search first asked. */
 static double search_time(search_state *st) {
-  double now = now_seconds();
+  double now = cpu_seconds();
   if (st->t0 < 0) st->t0 = now;
   return now - st->t0;
 }
@@ -207,6 +222,7 @@ struct ifs_regex_cache {
   ifs_buf pat;          /* translation scratch */
   ifs_buf subj;         /* remapped subject scratch */
   search_state st;
+  uint64_t budget_base, pos_cap;    /* BUDGET_BASE, POS_CAP (a test hook sets) */
 };
 
 static void *gc_malloc(size_t n, void *data) { (void)data; return ifs_malloc(n); }
@@ -215,14 +231,18 @@ static void gc_free(void *p, void *data) { (void)data; ifs_free(p); }
 /* The probe code's (?C255), at each start position it tries: charges the
 ** position's limit to the budget beforehand (PCRE2_ERROR_CALLOUT when it
 ** cannot), and notes where it is, so that a match-limit failure tells
-** which position failed.  Past stop_after it ends the search instead;
-** now and then it reads the clock (SEARCH_SECONDS). */
+** which position failed; now and then it reads the clock. */
 static int on_start(const pcre2_callout_block *cb, search_state *st) {
   st->last_start = cb->start_match;
-  if (cb->start_match > st->stop_after) return ABORT_NEXT;
-  if (st->left < st->per_start) return PCRE2_ERROR_CALLOUT;
+  if (st->left < st->per_start) {
+    st->stop = IFS_STOP_BUDGET;
+    return PCRE2_ERROR_CALLOUT;
+  }
   st->left -= st->per_start;
-  if (++st->starts % CLOCK_STARTS == 0 && search_time(st) > SEARCH_SECONDS) return TIME_UP;
+  if (++st->starts % CLOCK_STARTS == 0 && search_time(st) > SEARCH_CPU_SECONDS) {
+    st->stop = IFS_STOP_CLOCK;
+    return TIME_UP;
+  }
   return 0;
 }
 
@@ -244,8 +264,18 @@ static int on_callout(pcre2_callout_block *cb, void *data) {
   size_t n = cb->subject_length, i = gs, j = cb->current_position;
   while (i < ge) {
     if (j >= n) return 1;
-    if (st->left == 0) return PCRE2_ERROR_CALLOUT;
+    if (st->left == 0) {
+      st->stop = IFS_STOP_BUDGET;
+      return PCRE2_ERROR_CALLOUT;
+    }
     st->left--;
+    unsigned x = (unsigned char)s[i], y = (unsigned char)s[j];
+    if ((x | y) < 0x80) {   /* ASCII: both modes lower A-Z alone */
+      i++;
+      j++;
+      if (x != y && (x - 'A' < 26u ? x + 32 : x) != (y - 'A' < 26u ? y + 32 : y)) return 1;
+      continue;
+    }
     uint32_t a = ifs_decode(s, ge, &i), b = ifs_decode(s, n, &j);
     if (a != b && ifs_re_mode_lower(uni, a) != ifs_re_mode_lower(uni, b)) return 1;
   }
@@ -258,6 +288,8 @@ ifs_regex_cache *ifs_regex_cache_new(void) {
   if (!c) return NULL;
   memset(c, 0, sizeof *c);
   c->use_dfa = 1;
+  c->budget_base = BUDGET_BASE;
+  c->pos_cap = POS_CAP;
   ifs_buf_init(&c->pat);
   ifs_buf_init(&c->subj);
   c->gctx = pcre2_general_context_create(gc_malloc, gc_free, NULL);
@@ -377,6 +409,7 @@ static centry *cache_fill(ifs_regex_cache *c, const char *pat, size_t pn,
   if (!status) {
     int err;
     code = compile_pat(c, 0, dfa != NULL, &err);
+    slot->callouts = ifs_find(c->pat.p, c->pat.len, "(?C'", 4) != NULL;
     if (!code && err == PCRE2_ERROR_HEAP_FAILED) { ifs_redfa_free(dfa); ifs_free(key); return NULL; }
     if (!code) status = pcre2_size_error(err) ? IFS_LIMIT : IFS_INVALID;
   }
@@ -484,27 +517,30 @@ static pcre2_code *probe_code(ifs_regex_cache *c, centry *e, int *rc) {
 }
 
 /* One pcre2_match from start, over start positions up to offset limit
-** `last`, each allowed `steps`; the interpreter takes over (within its
-** cap) when the JIT stack runs out. */
+** `last`, each allowed `charge` budget steps: charge / weight PCRE2 steps,
+** a further INTERP_WEIGHT times fewer when the interpreter takes over
+** because the JIT stack ran out (fell_back: the caller charges again). */
 static int match_once(ifs_regex_cache *c, pcre2_code *code, const char *s, size_t n,
-                      size_t start, size_t last, uint64_t steps) {
+                      size_t start, size_t last, uint64_t charge) {
+  uint64_t steps = charge / c->st.weight;
   pcre2_set_offset_limit(c->mctx, last);
-  pcre2_set_match_limit(c->mctx, (uint32_t)steps);
+  pcre2_set_match_limit(c->mctx, steps == 0 ? 1 : steps > UINT32_MAX ? UINT32_MAX : (uint32_t)steps);
   int rc = pcre2_match(code, (PCRE2_SPTR)s, n, start, PCRE2_NO_UTF_CHECK, c->md, c->mctx);
   if (rc != PCRE2_ERROR_JIT_STACKLIMIT) return rc;
-  if (steps > c->st.interp_max) pcre2_set_match_limit(c->mctx, (uint32_t)c->st.interp_max);
+  steps = charge / (c->st.weight * INTERP_WEIGHT);
+  pcre2_set_match_limit(c->mctx, steps == 0 ? 1 : steps > UINT32_MAX ? UINT32_MAX : (uint32_t)steps);
   c->st.fell_back = 1;
   return pcre2_match(code, (PCRE2_SPTR)s, n, start, PCRE2_NO_UTF_CHECK | PCRE2_NO_JIT,
                      c->md, c->mctx);
 }
 
 /* The plain code over every start position: in one call for a short
-** subject or a single start position; otherwise in chunks of start
-** positions (PCRE2's offset limit), growing while they are quick, so that
-** the clock can be read in between. */
+** subject; otherwise in chunks of start positions (PCRE2's offset limit),
+** growing while they are quick, so that the clock can be read in
+** between. */
 static int plain_search(ifs_regex_cache *c, pcre2_code *code, const char *s, size_t n,
-                        uint64_t steps, int one_call) {
-  if (one_call || n < CHUNK_MIN) return match_once(c, code, s, n, 0, n, steps);
+                        uint64_t charge) {
+  if (n < CHUNK_MIN) return match_once(c, code, s, n, 0, n, charge);
   uint32_t first = 0;
   pcre2_pattern_info(code, PCRE2_INFO_FIRSTCODETYPE, &first);
   int line_starts = first == 2;   /* tries only after a newline: keep it so */
@@ -512,10 +548,13 @@ static int plain_search(ifs_regex_cache *c, pcre2_code *code, const char *s, siz
   double t = search_time(&c->st);
   for (;;) {
     size_t last = n - start > span ? start + span : n;
-    int rc = match_once(c, code, s, n, start, last, steps);
+    int rc = match_once(c, code, s, n, start, last, charge);
     if (rc != PCRE2_ERROR_NOMATCH || last >= n) return rc;
     double now = search_time(&c->st);
-    if (now > SEARCH_SECONDS) return TIME_UP;
+    if (now > SEARCH_CPU_SECONDS) {
+      c->st.stop = IFS_STOP_CLOCK;
+      return TIME_UP;
+    }
     if (now - t < 0.005 && span < ((size_t)1 << 26)) span *= 2;
     else if (now - t > 0.02 && span > 16) span /= 2;
     t = now;
@@ -530,18 +569,16 @@ static int plain_search(ifs_regex_cache *c, pcre2_code *code, const char *s, siz
   }
 }
 
-/* The plain code over its start positions, each allowed `steps`: as
-** PCRE2 does not tell how many it tried, all `positions` it may try are
-** charged beforehand (and again if the interpreter took over). */
-static int reserved_pass(ifs_regex_cache *c, pcre2_code *code, const char *s, size_t n,
-                         uint64_t steps, uint64_t positions) {
+/* The first pass: the plain code over every start position, each allowed
+** `charge`, all charged beforehand (PCRE2 does not tell how many it
+** tried), and again if the interpreter took over. */
+static int first_pass(ifs_regex_cache *c, pcre2_code *code, const char *s, size_t n,
+                      uint64_t charge) {
   search_state *st = &c->st;
-  uint64_t cost = steps * positions;
-  if (st->left < cost) return PCRE2_ERROR_MATCHLIMIT;
+  uint64_t cost = charge * ((uint64_t)n + 1);
   st->left -= cost;
   st->fell_back = 0;
-  int rc = plain_search(c, code, s, n, steps, positions == 1);
-  cost = (steps < st->interp_max ? steps : st->interp_max) * positions;
+  int rc = plain_search(c, code, s, n, charge);
   if (st->fell_back) st->left = st->left > cost ? st->left - cost : 0;
   return rc;
 }
@@ -560,7 +597,7 @@ static size_t skip_run(ifs_regex_cache *c, pcre2_code *run, const char *s, size_
                        size_t p, size_t next) {
   if (!run) return next;
   pcre2_set_offset_limit(c->mctx, p);
-  pcre2_set_match_limit(c->mctx, POS_LIMIT_MAX);
+  pcre2_set_match_limit(c->mctx, UINT32_MAX);
   if (pcre2_match(run, (PCRE2_SPTR)s, n, p, PCRE2_NO_UTF_CHECK, c->md, c->mctx) < 0)
     return next;
   size_t q = pcre2_get_ovector_pointer(c->md)[1];
@@ -570,105 +607,102 @@ static size_t skip_run(ifs_regex_cache *c, pcre2_code *run, const char *s, size_
   return q > next ? q : next;
 }
 
+/* Start position p alone, with limits growing `growth`-fold from `first`
+** up to `cap` or what the budget has left, each try charged beforehand;
+** the last two tries are cap / TOP_STEP and the cap, so that a position
+** that needs more than the cap costs at most ~1.2 times the cap.
+** PCRE2_ERROR_MATCHLIMIT when p needs more; *used: the last try's limit. */
+static int escalate(ifs_regex_cache *c, pcre2_code *code, const char *s, size_t n,
+                    size_t p, uint64_t first, uint64_t growth, uint64_t cap, uint64_t *used) {
+  search_state *st = &c->st;
+  uint64_t prev = 0, t = first;
+  for (;;) {
+    if (t > cap) t = cap;
+    if (t <= prev) {
+      st->stop = IFS_STOP_POSITION;
+      return PCRE2_ERROR_MATCHLIMIT;
+    }
+    if (t > st->left) t = st->left;
+    if (t <= prev) {
+      st->stop = IFS_STOP_BUDGET;
+      return PCRE2_ERROR_MATCHLIMIT;
+    }
+    if (search_time(st) > SEARCH_CPU_SECONDS) {
+      st->stop = IFS_STOP_CLOCK;
+      return TIME_UP;
+    }
+    st->left -= t;
+    st->fell_back = 0;
+    int rc = match_once(c, code, s, n, p, p, t);
+    if (st->fell_back) st->left = st->left > t ? st->left - t : 0;
+    *used = t;
+    if (rc != PCRE2_ERROR_MATCHLIMIT) return rc;
+    prev = t;
+    t = t >= cap / TOP_STEP ? cap : t * growth > cap / TOP_STEP ? cap / TOP_STEP : t * growth;
+  }
+}
+
 /* The probe code from the start of the subject, each start position
-** charged `steps` (its limit) as it is tried.  A position that runs out
-** of steps is tried again alone with ESCALATE times as many, and so on up
-** to `posmax` or what the budget has left (on_start stops the search at
-** the next position: ABORT_NEXT); once it has failed for good the search
-** goes on past it (skip_run) with `steps` again. */
+** charged `base` as it is tried.  A position that needs more is tried
+** again alone (escalate): from ESCALATE x base, growing ESCALATE-fold; or,
+** once a position has needed more than that, from a guess that follows
+** what such positions need as it grows or falls along the text: the limit
+** the last one ended with, less an eighth when that was its first try,
+** doubling when it is not enough.  Once the position has failed for good
+** the search goes on past it (skip_run) with `base` again. */
 static int probe_pass(ifs_regex_cache *c, const centry *e, const char *s, size_t n,
-                      uint64_t steps, uint64_t posmax) {
+                      uint64_t base, uint64_t cap) {
   search_state *st = &c->st;
   size_t start = 0;
-  uint64_t limit = steps;
-  st->stop_after = SIZE_MAX;
+  uint64_t guess = 0;
   for (;;) {
-    if (search_time(st) > SEARCH_SECONDS) return TIME_UP;
-    st->per_start = limit;
+    st->per_start = base;
     st->last_start = SIZE_MAX;
-    int rc = match_once(c, e->probe, s, n, start, n, limit);
-    if (rc == ABORT_NEXT) {
-      start = skip_run(c, e->run, s, n, st->stop_after, st->last_start);
-      if (start > n) return PCRE2_ERROR_NOMATCH;
-      limit = steps;
-      st->stop_after = SIZE_MAX;
-      continue;
-    }
+    int rc = match_once(c, e->probe, s, n, start, n, base);
     if (rc != PCRE2_ERROR_MATCHLIMIT || st->last_start == SIZE_MAX) return rc;
-    uint64_t cap = posmax < st->left ? posmax : st->left;
-    uint64_t more = limit * ESCALATE;
-    if (more > cap / ESCALATE) more = cap;   /* no step just short of the cap */
-    if (more <= limit) return rc;            /* the position's cap, or the budget's */
-    start = st->stop_after = st->last_start;
-    limit = more;
+    size_t p = st->last_start;
+    int guessed = guess > ESCALATE * base;
+    uint64_t first = guessed ? guess : ESCALATE * base, used = first;
+    rc = escalate(c, e->code, s, n, p, first, guessed ? 2 : ESCALATE, cap, &used);
+    if (rc != PCRE2_ERROR_NOMATCH) return rc;   /* a match, the limit, an error */
+    guess = used == first ? used - used / 8 : used;
+    size_t next = p + 1;
+    while (next < n && ((unsigned char)s[next] & 0xC0) == 0x80) next++;
+    start = skip_run(c, e->run, s, n, p, next);
+    if (start > n) return PCRE2_ERROR_NOMATCH;
   }
 }
 
-/* At most how many start positions PCRE2 tries, by its start-of-match
-** information: those after a newline for a pattern that starts lines,
-** those with its first code unit (an ASCII letter in either case, any
-** character for a non-ASCII one), those whose byte its start bitmap
-** admits; otherwise every one.  The JIT uses the same information.
-** Counting stops once past `cap`. */
-static uint64_t candidates(const pcre2_code *code, const char *s, size_t n, uint64_t cap) {
-  uint32_t all = 0, type = 0, unit = 0;
-  const uint8_t *bits = NULL;
-  pcre2_pattern_info(code, PCRE2_INFO_ALLOPTIONS, &all);
-  pcre2_pattern_info(code, PCRE2_INFO_FIRSTCODETYPE, &type);
-  pcre2_pattern_info(code, PCRE2_INFO_FIRSTCODEUNIT, &unit);
-  pcre2_pattern_info(code, PCRE2_INFO_FIRSTBITMAP, &bits);
-  if ((all & PCRE2_NO_START_OPTIMIZE) || (type == 0 && !bits)) return (uint64_t)n + 1;
-  uint8_t admit[256];
-  for (int b = 0; b < 256; b++)
-    admit[b] = type == 2   ? b == '\n'
-             : type == 0   ? (bits[b >> 3] >> (b & 7)) & 1
-             : unit >= 0x80 ? b >= 0xC0
-                            : b == (int)unit || ((unit | 0x20) - 'a' < 26 && b == (int)(unit ^ 0x20));
-  uint64_t k = type == 2;   /* the subject's start */
-  for (size_t i = 0; i < n && k <= cap; i += 4096) {
-    size_t end = n - i < 4096 ? n : i + 4096;
-    for (size_t j = i; j < end; j++) k += admit[(unsigned char)s[j]];
-  }
-  return k;
-}
-
-/* re.search within the budget.  An anchored pattern has one start
-** position: one call with the position's cap.  Otherwise one call gives
-** every start position a quarter of its share of the budget (the common
-** case ends there).  If a position needs more and PCRE2's start-of-match
-** information rules most positions out, a second call gives the
-** positions it leaves a quarter of their share.  If that is not enough
-** either, the probe code goes over the subject again, charging each
-** position it tries the first share and escalating those that need more:
-** at least 7/16 of the budget is left for the escalations. */
+/* re.search within the budget.  Each PCRE2 step is charged `weight`
+** budget steps: 1 with the JIT, INTERP_WEIGHT with the interpreter, and
+** CALLOUT_WEIGHT times that for a pattern with case-insensitive
+** back-references.  An anchored pattern has one start position: one try
+** with its cap.  Otherwise a first pass gives every start position an
+** equal share of an eighth of the budget (the common case ends there).  If
+** a position needs more, the probe code goes over the subject again,
+** charging each position it tries that share (within PROBE_BASE_MIN and
+** PROBE_BASE_MAX) and escalating those that need more (see probe_pass). */
 static int search_budgeted(ifs_regex_cache *c, centry *e, const char *s, size_t n) {
+  search_state *st = &c->st;
   uint32_t all = 0;
   size_t jit = 0;
   pcre2_pattern_info(e->code, PCRE2_INFO_ALLOPTIONS, &all);
   pcre2_pattern_info(e->code, PCRE2_INFO_JITSIZE, &jit);
-  uint64_t budget = BUDGET_BASE + BUDGET_PER_BYTE * (uint64_t)n;
-  uint64_t jit_max = POS_LIMIT_BASE + POS_LIMIT_PER_BYTE * (uint64_t)n;
-  if (jit_max > POS_LIMIT_MAX) jit_max = POS_LIMIT_MAX;
-  uint64_t interp_max = jit_max / POS_INTERP_SHARE;
-  uint64_t posmax = jit ? jit_max : interp_max;
-  c->st.left = budget;
-  c->st.interp_max = interp_max;
-  c->st.starts = 0;
-  c->st.t0 = -1;
-  if (all & PCRE2_ANCHORED)
-    return reserved_pass(c, e->code, s, n, posmax < budget ? posmax : budget, 1);
-  uint64_t positions = (uint64_t)n + 1;
-  uint64_t steps = budget / (4 * positions);
-  if (steps > posmax) steps = posmax;
-  int rc = reserved_pass(c, e->code, s, n, steps, positions);
-  if (rc != PCRE2_ERROR_MATCHLIMIT || steps == posmax) return rc;
-  uint64_t few = candidates(e->code, s, n, positions / 4);
-  if (few && few <= positions / 4) {
-    uint64_t more = budget / (4 * few);
-    rc = reserved_pass(c, e->code, s, n, more < posmax ? more : posmax, few);
-    if (rc != PCRE2_ERROR_MATCHLIMIT) return rc;
-  }
-  return probe_code(c, e, &rc) ? probe_pass(c, e, s, n, steps, posmax) : rc;
+  st->weight = (jit ? 1 : INTERP_WEIGHT) * (e->callouts ? CALLOUT_WEIGHT : 1);
+  st->left = c->budget_base + BUDGET_PER_BYTE * (uint64_t)n;
+  uint64_t cap = c->pos_cap < st->left ? c->pos_cap : st->left;
+  st->starts = 0;
+  st->t0 = -1;
+  if (n >= CHUNK_MIN) (void)search_time(st);   /* the clock starts now */
+  uint64_t used;
+  if (all & PCRE2_ANCHORED) return escalate(c, e->code, s, n, 0, cap, 2, cap, &used);
+  uint64_t share = st->left / (FIRST_SHARE * ((uint64_t)n + 1));
+  if (share > cap) share = cap;
+  int rc = first_pass(c, e->code, s, n, share);
+  if (rc == PCRE2_ERROR_MATCHLIMIT && share == cap) st->stop = IFS_STOP_POSITION;
+  if (rc != PCRE2_ERROR_MATCHLIMIT || share == cap) return rc;
+  uint64_t base = share < PROBE_BASE_MIN ? PROBE_BASE_MIN : share > PROBE_BASE_MAX ? PROBE_BASE_MAX : share;
+  return probe_code(c, e, &rc) ? probe_pass(c, e, s, n, base, cap) : rc;
 }
 
 static ifs_status search(ifs_regex_cache *c, const char *pat, size_t pn,
@@ -676,6 +710,13 @@ static ifs_status search(ifs_regex_cache *c, const char *pat, size_t pn,
 
 #ifdef IFS_TESTING
 void ifs_test_regex_use_dfa(ifs_regex_cache *c, int on) { c->use_dfa = on != 0; }
+
+void ifs_test_regex_budget(ifs_regex_cache *c, uint64_t total, uint64_t position) {
+  c->budget_base = total ? total : BUDGET_BASE;
+  c->pos_cap = position ? position : POS_CAP;
+}
+
+int ifs_test_regex_last_stop(const ifs_regex_cache *c) { return c->st.stop; }
 
 ifs_status ifs_test_regex_has_dfa(ifs_regex_cache *c, const char *pat, size_t pn, int *has) {
   centry *e = cache_get(c, pat, pn, 0);
@@ -700,9 +741,11 @@ static ifs_status search(ifs_regex_cache *c, const char *pat, size_t pn,
   centry *e = cache_get(c, pat, pn, map_base);
   if (!e) return IFS_NOMEM;
   *matched = 0;
+  c->st.stop = IFS_STOP_NONE;
   if (e->status == IFS_LIMIT && e->minwidth > sn) return IFS_OK;
   if (e->status == IFS_LIMIT && e->minwidth > ifs_count_chars(subj, sn))
     return IFS_OK;      /* PCRE2 could not hold it, but too short: no match */
+  if (e->status == IFS_LIMIT) c->st.stop = IFS_STOP_SIZE;
   if (e->status) return e->status;
   if (e->dfa && c->use_dfa) {
     ifs_status rd = ifs_redfa_search(e->dfa, subj, sn, matched);
@@ -730,5 +773,6 @@ static ifs_status search(ifs_regex_cache *c, const char *pat, size_t pn,
   *matched = rc >= 0;
   if (rc >= 0 || rc == PCRE2_ERROR_NOMATCH) return IFS_OK;
   if (rc == PCRE2_ERROR_NOMEMORY) return IFS_NOMEM;
+  if (c->st.stop == IFS_STOP_NONE) c->st.stop = IFS_STOP_OTHER;   /* PCRE2's heap limit */
   return IFS_LIMIT;
 }

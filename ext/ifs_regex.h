@@ -5,7 +5,7 @@
 ** equivalent PCRE2 pattern, compiled with UTF|UCP, newline LF, JIT when
 ** available, and cached per connection (an LRU keyed by pattern text).
 ** Match data and JIT stack live in the cache and are reused.  A budget of
-** match steps for the whole search (all start positions together; counted,
+** match steps for the whole search and for each start position (counted,
 ** not timed) turns catastrophic backtracking into IFS_LIMIT.
 */
 #ifndef IFS_REGEX_H
@@ -31,6 +31,17 @@ ifs_status ifs_regex_search(ifs_regex_cache *c, const char *pat, size_t pn,
 ifs_status ifs_regex_search_utf8(ifs_regex_cache *c, const char *pat, size_t pn,
                                  const char *subj, size_t sn, int *matched);
 
+/* Why a search answered IFS_LIMIT: the search keeps it for the test hook
+** ifs_test_regex_last_stop. */
+enum ifs_regex_stop {
+  IFS_STOP_NONE,       /* it did not */
+  IFS_STOP_POSITION,   /* one start position needed more than its cap */
+  IFS_STOP_BUDGET,     /* the whole search, more than the budget */
+  IFS_STOP_CLOCK,      /* the last resort: seconds of CPU */
+  IFS_STOP_SIZE,       /* the pattern is beyond PCRE2's sizes */
+  IFS_STOP_OTHER       /* PCRE2's heap limit */
+};
+
 #ifdef IFS_TESTING
 /* Test hook: regular patterns are answered by a DFA first (on, the
 ** default; see ifs_redfa.h) or by PCRE2 alone (off). */
@@ -39,6 +50,14 @@ void ifs_test_regex_use_dfa(ifs_regex_cache *c, int on);
 /* Test hook: *has = 1 when the pattern (valid, for strict UTF-8 subjects)
 ** has a DFA, 0 when PCRE2 alone answers it.  IFS_OK or IFS_NOMEM. */
 ifs_status ifs_test_regex_has_dfa(ifs_regex_cache *c, const char *pat, size_t pn, int *has);
+
+/* Test hook: the match budget of this cache's searches (see ifs_regex.c):
+** `total` steps for a whole search (before its part per byte of text) and
+** `position` for one start position; 0 restores a default. */
+void ifs_test_regex_budget(ifs_regex_cache *c, uint64_t total, uint64_t position);
+
+/* Test hook: why the last search answered IFS_LIMIT (enum ifs_regex_stop). */
+int ifs_test_regex_last_stop(const ifs_regex_cache *c);
 #endif
 
 /* The translation alone, for subjects without surrogates: the PCRE2

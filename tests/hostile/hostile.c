@@ -12,10 +12,11 @@
 **             1e308, 1e400, Unicode digits
 **   bytes     invalid UTF-8 and NUL bytes in every argument, BLOB/number
 **             arguments
-**   regex     catastrophic patterns end within a second: regular ones
-**             (case-insensitive ones too) with Python's answer (the DFA),
-**             the others with "(match limit exceeded)" (or the true
-**             answer), and the connection keeps working afterwards
+**   regex     catastrophic patterns end within about two seconds of CPU:
+**             regular ones (case-insensitive ones too) with Python's
+**             answer (the DFA), the others with "(match limit exceeded)"
+**             (or the true answer), and the connection keeps working
+**             afterwards
 **   oom       every statement under a failing allocator
 **             (SQLITE_CONFIG_MALLOC), failing the Nth allocation for every
 **             N until the statement completes: SQLITE_NOMEM or the exact
@@ -483,8 +484,16 @@ static const slow_case slow_cases[] = {
   {"runs, caseless", "(?i)(a+)+$", "aaaaaaaaaaaaaaaaaaaab", 400, "", "", 1},
   {"polynomial runs, caseless", "(?i)a*a*a*a*c", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab", 2000,
    "", "", 1},
-  /* the others (back-references): PCRE2's budget */
+  /* the others (back-references): PCRE2's budget, counted */
   {"case-insensitive backref", "(?i)(a+)+\\\\1$", "A", 3000, "!", NULL, 0},
+  {"backref, 100k", "(a+)+\\\\1$", "a", 100000, "!", NULL, 0},
+  {"backref, 64MB", "(a+)+\\\\1$", "a", 64 * MB, "!", NULL, 0},
+  /* many start positions each under the per-position cap: the search's
+  ** total budget stops them */
+  {"runs under the budget", "(a+)+\\\\1c", "aaaaaaaaaaaaaaaaaaaab", 400, "c", NULL, 0},
+  {"runs under the budget, 1 MB", "(a+)+\\\\1c", "aaaaaaaaaaaaaaaaaaaab", 50000, "c", NULL, 0},
+  {"polynomial runs, backref", "(a*)a*a*a*\\\\1c", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab",
+   2000, "c", NULL, 0},
 };
 
 /* Known failures (none at present). */
@@ -547,7 +556,7 @@ static void one_slow(const void *p) {
     ok = rc == SQLITE_OK && hb_eq(&out, want.p, want.n);
   }
   CHECK(ok, "regex %s: got [%s]", k->name, hu_show(out.p ? out.p : "", out.n));
-  CHECK(dt < 1.0, "regex %s took %.2f s of CPU (limit 1 s)", k->name, dt);
+  CHECK(dt < 2.5, "regex %s took %.2f s of CPU (limit: about 2 s)", k->name, dt);
   if (getenv("HOSTILE_VERBOSE")) printf("    regex %s: %.3f s CPU (+%.3f s plain)\n", k->name, dt, base);
   hb_free(&subj);
   hb_free(&cons);
