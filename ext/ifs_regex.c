@@ -187,6 +187,7 @@ typedef struct search_state {
   size_t last_start;    /* the start position the probe code tried last */
   uint32_t starts;      /* start positions the probe code tried */
   double t0;            /* the clock at its first reading; < 0: none yet */
+  double cpu_limit;     /* SEARCH_CPU_SECONDS (a test hook stretches it) */
   int stop;             /* why the search ended in IFS_LIMIT (enum ifs_regex_stop) */
 } search_state;
 
@@ -223,6 +224,7 @@ struct ifs_regex_cache {
   ifs_buf subj;         /* remapped subject scratch */
   search_state st;
   uint64_t budget_base, pos_cap;    /* BUDGET_BASE, POS_CAP (a test hook sets) */
+  double cpu_limit;                 /* SEARCH_CPU_SECONDS (a test hook sets) */
 };
 
 static void *gc_malloc(size_t n, void *data) { (void)data; return ifs_malloc(n); }
@@ -239,7 +241,7 @@ static int on_start(const pcre2_callout_block *cb, search_state *st) {
     return PCRE2_ERROR_CALLOUT;
   }
   st->left -= st->per_start;
-  if (++st->starts % CLOCK_STARTS == 0 && search_time(st) > SEARCH_CPU_SECONDS) {
+  if (++st->starts % CLOCK_STARTS == 0 && search_time(st) > st->cpu_limit) {
     st->stop = IFS_STOP_CLOCK;
     return TIME_UP;
   }
@@ -290,6 +292,7 @@ ifs_regex_cache *ifs_regex_cache_new(void) {
   c->use_dfa = 1;
   c->budget_base = BUDGET_BASE;
   c->pos_cap = POS_CAP;
+  c->cpu_limit = SEARCH_CPU_SECONDS;
   ifs_buf_init(&c->pat);
   ifs_buf_init(&c->subj);
   c->gctx = pcre2_general_context_create(gc_malloc, gc_free, NULL);
@@ -551,7 +554,7 @@ static int plain_search(ifs_regex_cache *c, pcre2_code *code, const char *s, siz
     int rc = match_once(c, code, s, n, start, last, charge);
     if (rc != PCRE2_ERROR_NOMATCH || last >= n) return rc;
     double now = search_time(&c->st);
-    if (now > SEARCH_CPU_SECONDS) {
+    if (now > c->st.cpu_limit) {
       c->st.stop = IFS_STOP_CLOCK;
       return TIME_UP;
     }
@@ -627,7 +630,7 @@ static int escalate(ifs_regex_cache *c, pcre2_code *code, const char *s, size_t 
       st->stop = IFS_STOP_BUDGET;
       return PCRE2_ERROR_MATCHLIMIT;
     }
-    if (search_time(st) > SEARCH_CPU_SECONDS) {
+    if (search_time(st) > st->cpu_limit) {
       st->stop = IFS_STOP_CLOCK;
       return TIME_UP;
     }
@@ -693,6 +696,7 @@ static int search_budgeted(ifs_regex_cache *c, centry *e, const char *s, size_t 
   uint64_t cap = c->pos_cap < st->left ? c->pos_cap : st->left;
   st->starts = 0;
   st->t0 = -1;
+  st->cpu_limit = c->cpu_limit;
   if (n >= CHUNK_MIN) (void)search_time(st);   /* the clock starts now */
   uint64_t used;
   if (all & PCRE2_ANCHORED) return escalate(c, e->code, s, n, 0, cap, 2, cap, &used);
@@ -717,6 +721,10 @@ void ifs_test_regex_budget(ifs_regex_cache *c, uint64_t total, uint64_t position
 }
 
 int ifs_test_regex_last_stop(const ifs_regex_cache *c) { return c->st.stop; }
+
+void ifs_test_regex_cpu_limit(ifs_regex_cache *c, double seconds) {
+  c->cpu_limit = seconds > 0 ? seconds : SEARCH_CPU_SECONDS;
+}
 
 ifs_status ifs_test_regex_has_dfa(ifs_regex_cache *c, const char *pat, size_t pn, int *has) {
   centry *e = cache_get(c, pat, pn, 0);

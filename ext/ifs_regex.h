@@ -58,6 +58,11 @@ void ifs_test_regex_budget(ifs_regex_cache *c, uint64_t total, uint64_t position
 
 /* Test hook: why the last search answered IFS_LIMIT (enum ifs_regex_stop). */
 int ifs_test_regex_last_stop(const ifs_regex_cache *c);
+
+/* Test hook: the last-resort clock of this cache's searches, in CPU seconds
+** (an emulator runs the same counted work several times slower); 0
+** restores the default. */
+void ifs_test_regex_cpu_limit(ifs_regex_cache *c, double seconds);
 #endif
 
 /* The translation alone, for subjects without surrogates: the PCRE2

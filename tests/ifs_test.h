@@ -2,6 +2,7 @@
 #ifndef IFS_TEST_H
 #define IFS_TEST_H
 #include <check.h>
+#include <stdlib.h>
 #include <string.h>
 #include "ifs_common.h"
 
@@ -20,6 +21,15 @@ static inline void ifs_test_fail_nth(long n) {
     ck_assert_msg((b)->len == wn_ && memcmp((b)->p, want_, wn_) == 0, \
                   "got [%.*s] want [%s]", (int)(b)->len, (b)->p ? (b)->p : "", want_); \
   } while (0)
+
+/* How many times slower than this machine the tests run: IFS_TEST_SLOWDOWN
+** (tests/arm64/run.sh sets it under the emulator), 1 by default.  Bounds
+** in seconds of CPU are multiplied by it; counted work is not. */
+static inline double ifs_test_slowdown(void) {
+  const char *v = getenv("IFS_TEST_SLOWDOWN");
+  double f = v ? atof(v) : 1.0;
+  return f >= 1.0 ? f : 1.0;
+}
 
 /* Runs one suite; main() of each test file is IFS_TEST_MAIN(suite_fn). */
 #define IFS_TEST_MAIN(make_suite) \

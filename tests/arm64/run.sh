@@ -59,12 +59,14 @@ start=$(date +%s)
 
 echo "== unit tests under qemu ($JOBS at a time)"
 # each test's output is kept and printed whole; a failure's name is
-# written to fail; Check's timeouts are stretched for the emulator
+# written to fail; Check's timeouts, the tests' bounds in CPU seconds and
+# the regex search's last-resort clock are stretched for the emulator
+# (about ten times slower than the host): counted work still decides
 export QEMU tmp
 for t in "$@"; do echo "$t"; done |
   xargs -P "$JOBS" -n 1 sh -c '
     log="$tmp/$(basename "$1").log"
-    CK_TIMEOUT_MULTIPLIER=10 "$QEMU" -L / "$1" >"$log" 2>&1 || echo "$1" >>"$tmp/fail"' sh
+    CK_TIMEOUT_MULTIPLIER=10 IFS_TEST_SLOWDOWN=10 "$QEMU" -L / "$1" >"$log" 2>&1 || echo "$1" >>"$tmp/fail"' sh
 for t in "$@"; do echo "== $t"; cat "$tmp/$(basename "$t").log"; done
 if [ -s "$tmp/fail" ]; then
   echo "test-arm64: unit tests failed under qemu:" $(cat "$tmp/fail") >&2
