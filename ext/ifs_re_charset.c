@@ -36,18 +36,6 @@ static int in_ranges(const uint32_t (*r)[2], size_t n, uint32_t c) {
   return 0;
 }
 
-/* unicodedata.decimal(c) or -1 */
-int ifs_re_py_decimal(uint32_t c) {
-  size_t lo = 0, hi = NELEM(ifs_re_digit);
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (c < ifs_re_digit[mid][0]) hi = mid;
-    else if (c > ifs_re_digit[mid][1]) lo = mid + 1;
-    else return (int)((c - ifs_re_digit[mid][0]) % 10);
-  }
-  return -1;
-}
-
 int ifs_re_py_isidentifier(const uint32_t *s, size_t n) {
   if (n == 0) return 0;
   if (!in_ranges(ifs_re_xid_start, NELEM(ifs_re_xid_start), s[0])) return 0;
@@ -124,7 +112,7 @@ static int cat_test(int uni, int cat, uint32_t c) {
   int r;
   switch (cat) {
   case C_DIGIT: case C_NOT_DIGIT:
-    r = uni ? ifs_re_py_decimal(c) >= 0 : (c >= '0' && c <= '9');
+    r = uni ? ifs_decimal_value(c) >= 0 : (c >= '0' && c <= '9');
     return cat == C_DIGIT ? r : !r;
   case C_SPACE: case C_NOT_SPACE:
     r = uni ? ifs_isspace(c)

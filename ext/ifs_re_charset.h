@@ -23,9 +23,8 @@ void ifs_rs_complement(rset *s);                      /* in [0, 0x10FFFF] */
 
 static inline int is_surrogate(uint32_t c) { return c >= 0xD800 && c <= 0xDFFF; }
 
-/* Python's unicodedata.decimal() (-1: none) and str.isidentifier()
-** (str.isspace() is ifs_text.h's ifs_isspace). */
-int ifs_re_py_decimal(uint32_t c);
+/* Python's str.isidentifier() (str.isspace() and unicodedata.decimal()
+** are ifs_text.h's ifs_isspace and ifs_decimal_value). */
 int ifs_re_py_isidentifier(const uint32_t *s, size_t n);
 
 /* sre's lowercase of c and whether c is cased, in Unicode (uni) or ASCII

@@ -482,7 +482,7 @@ static int64_t py_int(const uint32_t *s, size_t n) {
       prev_us = 1;
       continue;
     }
-    int d = ifs_re_py_decimal(s[i]);
+    int d = ifs_decimal_value(s[i]);
     if (d < 0) return -1;
     prev_us = 0;
     ndig++;

@@ -7,6 +7,8 @@
 */
 #include "ifs_test.h"
 #include "ifs_re_charset.h"
+#include "ifs_re_tree.h"
+#include "ifs_text.h"
 
 #define R(a, b) { (a), (b) }
 
@@ -80,11 +82,18 @@ START_TEST(set_out_of_memory) {
 END_TEST
 
 START_TEST(properties) {
-  /* unicodedata.decimal */
-  ck_assert_int_eq(ifs_re_py_decimal('5'), 5);
-  ck_assert_int_eq(ifs_re_py_decimal(0x663), 3);     /* ARABIC-INDIC THREE */
-  ck_assert_int_eq(ifs_re_py_decimal(0xFF15), 5);    /* FULLWIDTH FIVE */
-  ck_assert_int_eq(ifs_re_py_decimal(0xB2), -1);     /* SUPERSCRIPT TWO */
+  /* \d in Unicode mode is the digits unicodedata.decimal knows (the class's
+  ** ranges and the digits' values come from two tables: they agree) */
+  const uint32_t (*dt)[2];
+  size_t dn, at = 0;
+  ifs_re_cat_table(C_DIGIT, 1, &dt, &dn);
+  for (uint32_t c = 0; c <= 0x10FFFF; c++) {
+    while (at < dn && c > dt[at][1]) at++;
+    int in_class = at < dn && c >= dt[at][0];
+    ck_assert_msg(in_class == (ifs_decimal_value(c) >= 0), "U+%04X", (unsigned)c);
+  }
+  ck_assert_int_eq(ifs_decimal_value(0x663), 3);     /* ARABIC-INDIC THREE */
+  ck_assert_int_eq(ifs_decimal_value(0xB2), -1);     /* SUPERSCRIPT TWO */
   /* str.isidentifier */
   static const uint32_t e_acute[] = { 0xE9 }, one_a[] = { '1', 'a' }, us_x[] = { '_', 'x' },
                         a_dot[] = { 'a', 0xB7 }, dot[] = { 0xB7 };
