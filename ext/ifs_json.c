@@ -5,7 +5,8 @@
 ** One iterative state machine serves both entry points: ifs_json_valid()
 ** only scans (nesting kept as a bit stack, no allocation below 4096
 ** levels), ifs_json_parse() also builds values in the caller's arena,
-** keeping pending children on a heap stack until their container closes.
+** keeping pending children on a stack (in the arena too) until their
+** container closes.
 ** Nothing recurses, so nesting depth is limited by memory only.
 */
 #include "ifs_json.h"
@@ -78,19 +79,24 @@ typedef struct jparser {
   ifs_jval *lit[3];      /* shared null/false/true nodes of this parse */
 } jparser;
 
-static int grow(void **p, size_t *cap, size_t elem) {
-  size_t nc = *cap ? *cap * 2 : 64;
-  if (nc > SIZE_MAX / elem) return IFS_NOMEM;
-  void *np = ifs_realloc(*p, nc * elem);
+/* Doubles a stack of the parse (only parsing builds stacks).  They live in
+** the caller's arena, as the values do: a constraints text is parsed per
+** row when its plan is not cached, and two heap blocks per parse were most
+** of its cost.  An outgrown array stays in the arena until it is reset. */
+static int grow(jparser *p, void **stack, size_t *cap, size_t used, size_t elem) {
+  size_t nc = *cap ? *cap * 2 : 32;
+  if (nc > SIZE_MAX / 2 / elem) return IFS_NOMEM;
+  void *np = ifs_arena_alloc(p->a, nc * elem);
   if (!np) return IFS_NOMEM;
-  *p = np;
+  if (used) memcpy(np, *stack, used * elem);
+  *stack = np;
   *cap = nc;
   return IFS_OK;
 }
 
 static int push_val(jparser *p, ifs_jval *v) {
   if (p->nvals == p->capvals &&
-      grow((void **)&p->vals, &p->capvals, sizeof *p->vals))
+      grow(p, (void **)&p->vals, &p->capvals, p->nvals, sizeof *p->vals))
     return IFS_NOMEM;
   p->vals[p->nvals++] = v;
   return IFS_OK;
@@ -389,7 +395,7 @@ static int open_container(jparser *p, int is_obj) {
   if (kinds_push(&p->kinds, is_obj)) return IFS_NOMEM;
   if (!p->a) return IFS_OK;
   if (p->nbases == p->capbases &&
-      grow((void **)&p->bases, &p->capbases, sizeof *p->bases))
+      grow(p, (void **)&p->bases, &p->capbases, p->nbases, sizeof *p->bases))
     return IFS_NOMEM;
   p->bases[p->nbases++] = p->nvals;
   return IFS_OK;
@@ -520,18 +526,22 @@ static int run(jparser *p) {
   return IFS_OK;
 }
 
+/* Field by field: the nesting stack's local words need no clearing. */
 static void parser_init(jparser *p, const char *s, size_t n, ifs_arena *a) {
-  memset(p, 0, sizeof *p);
   p->s = (const unsigned char *)s;
   p->n = n;
+  p->i = 0;
   p->a = a;
   kinds_init(&p->kinds);
+  p->vals = NULL;
+  p->nvals = p->capvals = 0;
+  p->bases = NULL;
+  p->nbases = p->capbases = 0;
+  p->lit[0] = p->lit[1] = p->lit[2] = NULL;
 }
 
 static void parser_free(jparser *p) {
-  kinds_free(&p->kinds);
-  ifs_free(p->vals);
-  ifs_free(p->bases);
+  kinds_free(&p->kinds);   /* vals and bases are the arena's */
 }
 
 ifs_status ifs_json_parse(const char *s, size_t n, ifs_arena *a, ifs_jval **out) {
