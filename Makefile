@@ -51,8 +51,8 @@ LIB = build/ifscore.$(SO)
 # $(call link_lib,OBJECTS,PCRE2) links a loadable library as $@
 link_lib = $(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(1) $(2) $(LIB_LDFLAGS)
 
-CORE_SRC = ext/ifs_common.c ext/ifs_text.c ext/ifs_needle.c ext/ifs_json.c ext/ifs_pyval.c \
-           ext/ifs_re_parse.c ext/ifs_re_charset.c ext/ifs_re_emit.c ext/ifs_re_nfa.c \
+CORE_SRC = ext/ifs_common.c ext/ifs_text.c ext/ifs_needle.c ext/ifs_needle_set.c ext/ifs_json.c \
+           ext/ifs_pyval.c ext/ifs_re_parse.c ext/ifs_re_charset.c ext/ifs_re_emit.c ext/ifs_re_nfa.c \
            ext/ifs_unicode_names.c \
            ext/ifs_regex.c ext/ifs_redfa.c ext/ifs_eval.c
 CORE_OBJ = $(CORE_SRC:ext/%.c=build/obj/%.o)

@@ -14,6 +14,7 @@
 #include "ifs_eval.h"
 #include "ifs_json.h"
 #include "ifs_needle.h"
+#include "ifs_needle_set.h"
 #include "ifs_pyval.h"
 #include "ifs_text.h"
 #include <string.h>
@@ -23,26 +24,37 @@ typedef struct plan_check {
   ifs_kind kind;
   int invalid;            /* a limit whose value int() rejects */
   size_t arg_at, arg_len; /* limit in decimal, needle's str(), or pattern */
-  size_t low_at, low_len; /* needles: needle.lower() */
-  size_t label_at, label_len;   /* fixed labels (all but valid limits) */
-  ifs_needle nd;          /* needles with low_len > 0 */
+  size_t low_at, low_len; /* needles: needle.lower() (the argument when equal) */
+  size_t label_at, label_len;   /* fixed labels: must_be_json, regex, bad limits */
+  size_t needle_at;       /* needles: the index in the plan's set or needles */
 } plan_check;
 
 /* A compiled constraints text.  A cached plan is one allocation holding
-** this header, its checks, key and text; the plan of a text too big to
-** keep is a view of the evaluator's work buffers, valid for one row. */
+** this header, its key, checks, needles and text (its set apart); the plan
+** of a text not kept is a view of the evaluator's work buffers, valid for
+** one row. */
 typedef struct plan {
   uint64_t hash;
   ifs_verdict verdict;    /* IFS_SCORED: run the checks */
-  size_t n, kn, tn;
+  size_t n, nn, kn, tn;   /* checks, needle checks, key and text bytes */
   plan_check *checks;
+  ifs_needle *needles;    /* each needle's search, when there is no set */
   const char *key;        /* the constraints bytes as given */
   const char *text;
+  ifs_needle_set *set;    /* all needles at once, when there are many; owned */
 } plan;
+
+/* From this many needles on, a plan searches for them all in one pass
+** (ifs_needle_set.h) rather than one pass each. */
+#define SET_MIN_NEEDLES 4
 
 /* The plan cache: eval tables repeat each case's constraints once per run
 ** or model, so it holds thousands; when full (count or bytes) it is
-** emptied at once, which keeps it simple and its memory bounded. */
+** emptied at once, which keeps it simple and its memory bounded.  A text
+** is kept only when it comes back: the first time, its plan is used from
+** the work buffers and dropped, so a table whose every row has its own
+** constraints pays for no copies (seen[] holds a 32-bit tag of the hash
+** of recent first sightings, one slot per hash value modulo SEEN_SLOTS). */
 #define PLAN_MAX 4096                       /* plans; the table has twice as many slots */
 #define PLAN_BYTES ((size_t)16 << 20)       /* total size of the plans */
 #define PLAN_KEEP_BYTES ((size_t)256 << 10) /* a bigger plan is not kept */
@@ -53,13 +65,17 @@ typedef struct plan_slot {
   plan *pl;
 } plan_slot;
 #define PLAN_TABLE (2 * PLAN_MAX)
+#define SEEN_SLOTS 4096
 
 struct ifs_evaluator {
   ifs_regex_cache *regex;
   plan_slot *table;       /* open addressing by hash */
   size_t count, bytes;
+  uint32_t *seen;         /* SEEN_SLOTS tags of texts seen once */
   plan_check *wchecks;    /* compiling: the checks, */
   size_t wn, wcap;
+  ifs_needle *wneedles;   /* the needles' searches, */
+  size_t wneedles_cap;
   ifs_buf wtext;          /* their text */
   plan work;              /* and the view of both */
   ifs_arena arena;        /* parsed constraints while compiling */
@@ -67,6 +83,10 @@ struct ifs_evaluator {
   ifs_buf cons_in;        /* constraints in internal form, when they differ */
   ifs_buf resp_lower;     /* resp.lower(), when a needle asks */
   ifs_buf label;          /* a limit's label being built, internal form */
+  ifs_buf scratch;        /* compiling: a needle's str() being lowered */
+  ifs_span *spans;        /* compiling: the needles a set is built from */
+  signed char *found;     /* a set's answers for the row */
+  size_t needles_cap;     /* of spans and found */
 };
 
 static void plans_flush(ifs_evaluator *ev);
@@ -76,6 +96,7 @@ typedef struct row {
   const char *resp;
   size_t rn;
   int have_counts, have_lower;
+  int have_set;           /* ev->found holds the plan's set's answers */
   int plain_lower;        /* no U+0130 / U+03A3: needles searched directly */
   int ascii;              /* resp is pure ASCII */
   int strict_utf8;        /* resp arrived as strict UTF-8 (no surrogates) */
@@ -107,8 +128,14 @@ void ifs_evaluator_free(ifs_evaluator *ev) {
   ifs_buf_free(&ev->cons_in);
   ifs_buf_free(&ev->resp_lower);
   ifs_buf_free(&ev->label);
+  ifs_buf_free(&ev->scratch);
   plans_flush(ev);
   ifs_free(ev->table);
+  ifs_free(ev->seen);
+  ifs_needle_set_free(ev->work.set);
+  ifs_free(ev->wneedles);
+  ifs_free(ev->spans);
+  ifs_free(ev->found);
   ifs_free(ev->wchecks);
   ifs_buf_free(&ev->wtext);
   ifs_free(ev);
@@ -205,20 +232,34 @@ static int compile_json(ifs_evaluator *ev, const ifs_jval *obj) {
   return plan_label(ev, c, "must_be_json", "");
 }
 
-/* One needle: its str() for the label and its lowercase for the search. */
+/* 1 when s is ASCII without capitals: its own lowercase. */
+static int lower_already(const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if ((unsigned char)s[i] >= 0x80 || (unsigned)(s[i] - 'A') < 26u) return 0;
+  return 1;
+}
+
+/* One needle: its str() for the label and its lowercase for the search
+** (kept only when it differs).  Its label is built per row. */
 static int compile_needle(ifs_evaluator *ev, const ifs_jval *item, ifs_kind kind) {
   plan_check *c = plan_add(ev, kind);
   if (!c || plan_arg(ev, c, item, 0)) return IFS_NOMEM;
+  ifs_buf *t = &ev->wtext, *arg = &ev->scratch;
+  c->low_at = c->arg_at;
+  c->low_len = c->arg_len;
+  if (lower_already(t->p + c->arg_at, c->arg_len)) return IFS_OK;
   /* lowering appends to the text, which may move: lower a copy */
-  ifs_buf *t = &ev->wtext, arg;
-  ifs_buf_init(&arg);
-  int rc = ifs_buf_append(&arg, t->p + c->arg_at, c->arg_len);
-  c->low_at = t->len;
-  if (!rc) rc = ifs_lower(arg.p ? arg.p : "", arg.len, t);
-  ifs_buf_free(&arg);
-  if (rc) return IFS_NOMEM;
-  c->low_len = t->len - c->low_at;
-  return plan_label(ev, c, kind == IFS_MUST_INCLUDE ? "must_include '" : "must_exclude '", "'");
+  ifs_buf_clear(arg);
+  if (ifs_buf_append(arg, t->p + c->arg_at, c->arg_len)) return IFS_NOMEM;
+  size_t at = t->len;
+  if (ifs_lower(arg->p ? arg->p : "", arg->len, t)) return IFS_NOMEM;
+  if (t->len - at == c->arg_len && memcmp(t->p + at, arg->p, c->arg_len) == 0) {
+    t->len = at;   /* the same bytes */
+    return IFS_OK;
+  }
+  c->low_at = at;
+  c->low_len = t->len - at;
+  return IFS_OK;
 }
 
 /* _as_list(): null -> none, array -> each element, anything else -> one. */
@@ -242,12 +283,60 @@ static int compile_regex(ifs_evaluator *ev, const ifs_jval *obj) {
   return plan_label(ev, c, "regex /", "/");   /* a suffix may follow per row */
 }
 
-/* Points the needles of a plan at its text (once the text stays put). */
+static int is_needle(const plan_check *c) {
+  return c->kind == IFS_MUST_INCLUDE || c->kind == IFS_MUST_EXCLUDE;
+}
+
+/* Points the needles' searches of a plan without a set at its text (once
+** the text stays put). */
 static void plan_init_needles(plan *pl) {
+  if (pl->set) return;
   for (size_t i = 0; i < pl->n; i++) {
-    plan_check *k = &pl->checks[i];
-    if (k->low_len) ifs_needle_init(&k->nd, pl->text + k->low_at, k->low_len);
+    const plan_check *c = &pl->checks[i];
+    if (is_needle(c) && c->low_len)
+      ifs_needle_init(&pl->needles[c->needle_at], pl->text + c->low_at, c->low_len);
   }
+}
+
+/* The needles of the work plan: a set when they are many (and room for its
+** answers), else a search each. */
+static int plan_prepare_needles(ifs_evaluator *ev) {
+  plan *w = &ev->work;
+  ifs_needle_set_free(w->set);
+  w->set = NULL;
+  w->needles = NULL;
+  size_t k = 0;
+  for (size_t i = 0; i < w->n; i++)
+    if (is_needle(&w->checks[i])) w->checks[i].needle_at = k++;
+  w->nn = k;
+  if (k == 0) return IFS_OK;
+  if (k < SET_MIN_NEEDLES) {
+    if (k > ev->wneedles_cap) {
+      ifs_needle *nd = ifs_realloc(ev->wneedles, k * sizeof *nd);
+      if (!nd) return IFS_NOMEM;
+      ev->wneedles = nd;
+      ev->wneedles_cap = k;
+    }
+    w->needles = ev->wneedles;
+    plan_init_needles(w);
+    return IFS_OK;
+  }
+  if (k > ev->needles_cap) {
+    ifs_span *sp = ifs_realloc(ev->spans, k * sizeof *sp);
+    if (sp) ev->spans = sp;
+    signed char *f = sp ? ifs_realloc(ev->found, k) : NULL;
+    if (!f) return IFS_NOMEM;
+    ev->found = f;
+    ev->needles_cap = k;
+  }
+  for (size_t i = 0; i < w->n; i++) {
+    const plan_check *c = &w->checks[i];
+    if (!is_needle(c)) continue;
+    ev->spans[c->needle_at].at = c->low_at;
+    ev->spans[c->needle_at].len = c->low_len;
+  }
+  w->set = ifs_needle_set_new(w->text, ev->spans, k);
+  return w->set ? IFS_OK : IFS_NOMEM;
 }
 
 /* Parses the constraints (internal form) into ev->work: the checks in the
@@ -283,25 +372,30 @@ static int compile_plan(ifs_evaluator *ev, const char *cons, size_t cn) {
   w->tn = ev->wtext.len;
   w->key = NULL;
   w->kn = 0;
-  plan_init_needles(w);
-  return IFS_OK;
+  return plan_prepare_needles(ev);
 }
 
 
 /* Layout of a cached plan: header, key (read on every lookup, so next to
-** the header), checks (8-byte aligned), text. */
+** the header), checks (8-byte aligned), needles' searches, text. */
 static size_t checks_offset(size_t kn) {
   return (sizeof(plan) + kn + 7) & ~(size_t)7;
 }
 
-static size_t plan_size(size_t n, size_t kn, size_t tn) {
-  return checks_offset(kn) + n * sizeof(plan_check) + tn;
+static size_t block_size(const plan *pl, size_t kn) {
+  return checks_offset(kn) + pl->n * sizeof(plan_check) +
+         (pl->needles ? pl->nn * sizeof(ifs_needle) : 0) + pl->tn;
 }
 
-/* A copy of ev->work with its key, in one allocation. */
+static size_t plan_size(const plan *pl, size_t kn) {
+  return block_size(pl, kn) + ifs_needle_set_bytes(pl->set);
+}
+
+/* A copy of ev->work with its key, in one allocation; the work plan's
+** needle set moves to it (it holds offsets into the text, not pointers). */
 static plan *plan_freeze(ifs_evaluator *ev, uint64_t h, const char *cons, size_t cn) {
-  const plan *w = &ev->work;
-  char *block = ifs_malloc(plan_size(w->n, cn, w->tn));
+  plan *w = &ev->work;
+  char *block = ifs_malloc(block_size(w, cn));
   if (!block) return NULL;
   plan *pl = (plan *)(void *)block;
   *pl = *w;
@@ -313,16 +407,27 @@ static plan *plan_freeze(ifs_evaluator *ev, uint64_t h, const char *cons, size_t
   pl->checks = (plan_check *)(void *)(block + checks_offset(cn));
   if (w->n) memcpy(pl->checks, w->checks, w->n * sizeof(plan_check));   /* none: NULL */
   char *text = (char *)(pl->checks + w->n);
+  if (w->needles) {
+    pl->needles = (ifs_needle *)(void *)text;
+    text += w->nn * sizeof(ifs_needle);
+  }
   memcpy(text, w->text, w->tn);
   pl->text = text;
   plan_init_needles(pl);
+  w->set = NULL;
   return pl;
+}
+
+static void plan_free(plan *pl) {
+  if (!pl) return;
+  ifs_needle_set_free(pl->set);
+  ifs_free(pl);
 }
 
 static void plans_flush(ifs_evaluator *ev) {
   if (!ev->table) return;
   for (size_t i = 0; i < PLAN_TABLE; i++) {
-    ifs_free(ev->table[i].pl);
+    plan_free(ev->table[i].pl);
     ev->table[i].pl = NULL;
   }
   ev->count = ev->bytes = 0;
@@ -330,7 +435,7 @@ static void plans_flush(ifs_evaluator *ev) {
 
 /* Stores a frozen plan; 0, or IFS_NOMEM (then the plan is not kept). */
 static int plans_insert(ifs_evaluator *ev, plan *pl) {
-  size_t size = plan_size(pl->n, pl->kn, pl->tn);
+  size_t size = plan_size(pl, pl->kn);
   if (!ev->table) {
     ev->table = ifs_malloc(PLAN_TABLE * sizeof *ev->table);
     if (!ev->table) return IFS_NOMEM;
@@ -344,6 +449,21 @@ static int plans_insert(ifs_evaluator *ev, plan *pl) {
   ev->count++;
   ev->bytes += size;
   return IFS_OK;
+}
+
+/* 1 when a text of hash h was seen before (its tag is in seen[]); else
+** remembers it and says 0.  A tag shared by two texts only caches early. */
+static int seen_before(ifs_evaluator *ev, uint64_t h, int *nomem) {
+  if (!ev->seen) {
+    ev->seen = ifs_malloc(SEEN_SLOTS * sizeof *ev->seen);
+    if (!ev->seen) { *nomem = 1; return 0; }
+    memset(ev->seen, 0, SEEN_SLOTS * sizeof *ev->seen);
+  }
+  uint32_t tag = (uint32_t)(h >> 32) | 1;   /* never 0, the empty slot */
+  uint32_t *slot = &ev->seen[h & (SEEN_SLOTS - 1)];
+  if (*slot == tag) return 1;
+  *slot = tag;
+  return 0;
 }
 
 /* The plan for a constraints text (raw bytes), compiled on a miss; NULL
@@ -360,10 +480,12 @@ static const plan *get_plan(ifs_evaluator *ev, const char *cons, size_t cn) {
   size_t in_n;
   if (internal_form(cons, cn, &ev->cons_in, &in, &in_n) || compile_plan(ev, in, in_n))
     return NULL;
-  if (plan_size(ev->work.n, cn, ev->work.tn) > PLAN_KEEP_BYTES) return &ev->work;
+  if (plan_size(&ev->work, cn) > PLAN_KEEP_BYTES) return &ev->work;
+  int nomem = 0;
+  if (!seen_before(ev, h, &nomem)) return nomem ? NULL : &ev->work;
   plan *pl = plan_freeze(ev, h, cons, cn);
   if (!pl) return NULL;
-  if (plans_insert(ev, pl)) { ifs_free(pl); return NULL; }
+  if (plans_insert(ev, pl)) { plan_free(pl); return NULL; }
   return pl;
 }
 
@@ -391,8 +513,9 @@ static int read_response(ifs_evaluator *ev, row *w, const char *resp, size_t rn)
   return IFS_OK;
 }
 
-/* Appends a check whose label is lb (internal form). */
-static int add_check(ifs_result *r, ifs_kind kind, int ok, const char *lb, size_t ln) {
+/* Appends a check whose label is already in r->labels from label_at on. */
+static int push_check(ifs_result *r, ifs_kind kind, int ok, size_t label_at) {
+  if (r->labels.oom) return IFS_NOMEM;
   if (r->total == r->cap) {
     size_t cap = r->cap ? r->cap * 2 : 8;
     ifs_check *c = ifs_realloc(r->checks, cap * sizeof *c);
@@ -403,15 +526,30 @@ static int add_check(ifs_result *r, ifs_kind kind, int ok, const char *lb, size_
   ifs_check *c = &r->checks[r->total++];
   c->kind = kind;
   c->ok = ok;
-  c->label_at = r->labels.len;
-  if (ifs_buf_append(&r->labels, lb, ln)) return IFS_NOMEM;
-  c->label_len = ln;
+  c->label_at = label_at;
+  c->label_len = r->labels.len - label_at;
   r->passed += ok != 0;
   return IFS_OK;
 }
 
+/* Appends a check whose label is lb (internal form). */
+static int add_check(ifs_result *r, ifs_kind kind, int ok, const char *lb, size_t ln) {
+  size_t at = r->labels.len;
+  if (ifs_buf_append(&r->labels, lb, ln)) return IFS_NOMEM;
+  return push_check(r, kind, ok, at);
+}
+
 static int add_fixed(ifs_result *r, const plan *pl, const plan_check *c, int ok) {
   return add_check(r, c->kind, ok, pl->text + c->label_at, c->label_len);
+}
+
+/* A needle's check, labelled "must_include '{needle}'" (or must_exclude). */
+static int add_needle_check(ifs_result *r, const plan *pl, const plan_check *c, int ok) {
+  size_t at = r->labels.len;
+  ifs_buf_append(&r->labels, c->kind == IFS_MUST_INCLUDE ? "must_include '" : "must_exclude '", 14);
+  ifs_buf_append(&r->labels, pl->text + c->arg_at, c->arg_len);
+  ifs_buf_append_char(&r->labels, '\'');
+  return push_check(r, c->kind, ok, at);
 }
 
 static void count_response(row *w) {
@@ -504,12 +642,29 @@ static ifs_status needle_in_response(ifs_evaluator *ev, row *w, const ifs_needle
 }
 
 /* One needle: `needle.lower() in resp.lower()`; the empty needle is in
-** every text. */
+** every text.  A plan with a set asks it once per row for all needles;
+** a needle it leaves undecided is searched for on its own. */
 static int run_needle(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl,
                       const plan_check *c) {
   int found = 1;
-  if (c->low_len && needle_in_response(ev, w, &c->nd, &found)) return IFS_NOMEM;
-  return add_fixed(r, pl, c, c->kind == IFS_MUST_INCLUDE ? found : !found);
+  if (c->low_len && pl->set) {
+    found = -1;
+    if (w->plain_lower) {
+      if (!w->have_set) {
+        ifs_needle_set_find(pl->set, pl->text, w->resp, w->rn, w->ascii, ev->found);
+        w->have_set = 1;
+      }
+      found = ev->found[c->needle_at];
+    }
+    if (found < 0) {
+      ifs_needle nd;
+      ifs_needle_init(&nd, pl->text + c->low_at, c->low_len);
+      if (needle_in_response(ev, w, &nd, &found)) return IFS_NOMEM;
+    }
+  } else if (c->low_len && needle_in_response(ev, w, &pl->needles[c->needle_at], &found)) {
+    return IFS_NOMEM;
+  }
+  return add_needle_check(r, pl, c, c->kind == IFS_MUST_INCLUDE ? found : !found);
 }
 
 static int run_regex(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl,

@@ -79,17 +79,18 @@ void ifs_needle_init(ifs_needle *nd, const char *low, size_t len) {
 }
 
 /* 1 when the text's characters from the one holding byte p onwards lower
-** to the needle (the run compared is a real run of characters wherever p
+** to low[0..len) (the run compared is a real run of characters wherever p
 ** falls, so a hit is genuine); *work counts the characters compared. */
-static int verify_at(const ifs_needle *nd, const char *h, size_t n, size_t p, size_t *work) {
+static int decode_at(const char *low, size_t len, const char *h, size_t n, size_t p,
+                     size_t *work) {
   const unsigned char *u = (const unsigned char *)h;
   size_t k = p;
   while (k > 0 && p - k < 3 && is_cont(u[k])) k--;
   if (is_cont(u[k])) return 0;
   size_t t = k, j = 0;
-  while (j < nd->len) {
+  while (j < len) {
     if (t >= n) return 0;
-    uint32_t want = ifs_decode(nd->low, nd->len, &j);
+    uint32_t want = ifs_decode(low, len, &j);
     uint32_t got = ifs_decode(h, n, &t);
     ++*work;
     if (ifs_lower_char(got) != want) return 0;
@@ -97,21 +98,42 @@ static int verify_at(const ifs_needle *nd, const char *h, size_t n, size_t p, si
   return 1;
 }
 
-/* In ASCII text, the needle (ASCII too) at p, letter case aside. */
-static int verify_ascii_at(const ifs_needle *nd, const char *h, size_t n, size_t p, size_t *work) {
-  if (n - p < nd->len) return 0;
-  *work += nd->len;
-  for (size_t i = 0; i < nd->len; i++) {
-    unsigned char c = (unsigned char)h[p + i];
+/* An ASCII needle at p, letter case aside, as far as the text is ASCII:
+** 1 or 0 when that decides, -1 at a non-ASCII byte (p + *i). */
+static int ascii_prefix_at(const char *low, size_t len, const char *h, size_t n, size_t p,
+                           size_t *i) {
+  if (n - p < len) return 0;
+  for (*i = 0; *i < len; ++*i) {
+    unsigned char c = (unsigned char)h[p + *i];
+    if (c >= 0x80) return -1;
     if ((unsigned)(c - 'A') < 26u) c = (unsigned char)(c + 32);
-    if (c != (unsigned char)nd->low[i]) return 0;
+    if (c != (unsigned char)low[*i]) return 0;
   }
   return 1;
 }
 
+/* In ASCII text, the needle (ASCII too) at p, letter case aside. */
+static int verify_ascii_at(const ifs_needle *nd, const char *h, size_t n, size_t p, size_t *work) {
+  size_t i = 0;
+  *work += nd->len;
+  return ascii_prefix_at(nd->low, nd->len, h, n, p, &i) == 1;
+}
+
 static int verify(const ifs_needle *nd, const char *h, size_t n, size_t p, int ascii,
                   size_t *work) {
-  return ascii ? verify_ascii_at(nd, h, n, p, work) : verify_at(nd, h, n, p, work);
+  return ascii ? verify_ascii_at(nd, h, n, p, work) : decode_at(nd->low, nd->len, h, n, p, work);
+}
+
+int ifs_needle_at(const char *low, size_t len, int low_ascii, const char *h, size_t n, size_t p,
+                  size_t *work) {
+  if (!low_ascii) return decode_at(low, len, h, n, p, work);
+  /* an ASCII needle: bytes compared while the text is ASCII too (a
+  ** character that is not ends the short way: KELVIN SIGN lowers to k) */
+  size_t i = 0;
+  int rc = ascii_prefix_at(low, len, h, n, p, &i);
+  *work += i + 1;
+  if (rc >= 0) return rc;
+  return decode_at(low, len, h, n, p, work);
 }
 
 /* Positions p in [from, to) where the filters hold, verified one by one. */

@@ -48,4 +48,10 @@ void ifs_needle_init(ifs_needle *nd, const char *low, size_t len);
 ifs_status ifs_needle_find(const ifs_needle *nd, const char *text, size_t n, int ascii,
                            int *found);
 
+/* 1 when the characters of text from the one holding byte p on lower to
+** low[0..len) (a lowered needle, low_ascii when it is pure ASCII), in a
+** text as for ifs_needle_find; *work grows by the characters compared. */
+int ifs_needle_at(const char *low, size_t len, int low_ascii, const char *text, size_t n,
+                  size_t p, size_t *work);
+
 #endif

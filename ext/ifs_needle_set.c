@@ -1,0 +1,563 @@
+/*
+** ifs_needle_set.c — many needles in one pass (see ifs_needle_set.h).
+**
+** Building: each needle's prefixes (its first characters, each replaced by
+** every character that lowers to it, encoded, cut to PREFIX_MAX bytes,
+** folded); the distinct prefixes sorted and cut into BUCKETS buckets, one
+** prefix length to a bucket (a short prefix leaves the later bytes free,
+** which would loosen a bucket of longer ones); the nibble tables; a hash
+** table of the prefixes, each with the list of needles it starts.
+**
+** Searching: the filter finds positions where some live bucket allows all
+** (up to) four bytes; there the prefixes of the lengths those buckets hold
+** are looked up and their needles verified.  Verification is capped, as in
+** ifs_needle.c, so that no text makes a search quadratic: past the cap the
+** needles not yet decided are left to the caller.
+*/
+#include "ifs_needle_set.h"
+#include "ifs_needle.h"
+#include "ifs_text.h"
+#include <stdlib.h>
+#include <string.h>
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define IFS_X86_SIMD 1
+#define SSSE3_TARGET __attribute__((target("ssse3")))
+#define AVX2_TARGET __attribute__((target("avx2")))
+#include <immintrin.h>
+#else
+#define IFS_X86_SIMD 0
+#endif
+
+#define PREFIX_MAX 4     /* bytes of a position the filter tests */
+#define BUCKETS 16
+#define NO_LINK UINT32_MAX
+
+typedef struct set_needle {
+  size_t at, len;          /* its lowered text: the needles' text + at */
+  uint16_t buckets;        /* the buckets holding its prefixes (0: none) */
+  unsigned char ascii;     /* the lowered needle is pure ASCII */
+} set_needle;
+
+/* A distinct prefix; key holds its folded bytes, the first in the low
+** byte, zero past len. */
+typedef struct prefix {
+  uint32_t key;
+  unsigned char len, bucket;
+  uint32_t first;          /* its first needle link */
+} prefix;
+
+typedef struct needle_link {
+  uint32_t needle, next;
+} needle_link;
+
+/* Per prefix byte, the buckets allowing each low and each high nibble:
+** bits of buckets 0-7 in bytes 0-15, of buckets 8-15 in bytes 16-31 (the
+** two lanes of an AVX2 register, or two SSE registers). */
+typedef struct tables {
+  unsigned char lo[PREFIX_MAX][32], hi[PREFIX_MAX][32];
+} tables;
+
+struct ifs_needle_set {
+  size_t k, np, bytes;
+  unsigned lens;                     /* bit L: some prefix has L bytes */
+  uint32_t slot_mask;
+  tables t;
+  unsigned char bucket_len[BUCKETS]; /* the length of a bucket's prefixes */
+  uint32_t live_all[BUCKETS];        /* needles with a prefix in the bucket, */
+  uint32_t live_ascii[BUCKETS];      /* and those of them that are ASCII */
+  set_needle *needles;
+  prefix *prefixes;
+  needle_link *links;
+  uint32_t *slots;                   /* prefix index + 1; 0 is empty */
+};
+
+/* ---- building ----------------------------------------------------------- */
+
+/* A prefix of one needle, before the distinct ones are gathered. */
+typedef struct raw_prefix {
+  uint32_t key, needle;
+  unsigned char len;
+} raw_prefix;
+
+typedef struct raw_list {
+  raw_prefix *p;
+  size_t n, cap;
+} raw_list;
+
+static int raw_add(raw_list *r, uint32_t key, unsigned char len, uint32_t needle) {
+  if (r->n == r->cap) {
+    size_t cap = r->cap ? 2 * r->cap : 64;
+    raw_prefix *p = ifs_realloc(r->p, cap * sizeof *p);
+    if (!p) return IFS_NOMEM;
+    r->p = p;
+    r->cap = cap;
+  }
+  r->p[r->n].key = key;
+  r->p[r->n].len = len;
+  r->p[r->n].needle = needle;
+  r->n++;
+  return IFS_OK;
+}
+
+/* Internal UTF-8 of cp (surrogates take three bytes). */
+static size_t put_utf8(unsigned char *out, uint32_t cp) {
+  if (cp < 0x80) { out[0] = (unsigned char)cp; return 1; }
+  if (cp < 0x800) {
+    out[0] = (unsigned char)(0xC0 | cp >> 6);
+    out[1] = (unsigned char)(0x80 | (cp & 0x3F));
+    return 2;
+  }
+  if (cp < 0x10000) {
+    out[0] = (unsigned char)(0xE0 | cp >> 12);
+    out[1] = (unsigned char)(0x80 | (cp >> 6 & 0x3F));
+    out[2] = (unsigned char)(0x80 | (cp & 0x3F));
+    return 3;
+  }
+  out[0] = (unsigned char)(0xF0 | cp >> 18);
+  out[1] = (unsigned char)(0x80 | (cp >> 12 & 0x3F));
+  out[2] = (unsigned char)(0x80 | (cp >> 6 & 0x3F));
+  out[3] = (unsigned char)(0x80 | (cp & 0x3F));
+  return 4;
+}
+
+/* The folded key of len bytes at b. */
+static uint32_t fold_key(const unsigned char *b, size_t len) {
+  uint32_t key = 0;
+  for (size_t i = 0; i < len; i++) key |= (uint32_t)(b[i] | 0x20) << (8 * i);
+  return key;
+}
+
+/* The distinct folded encodings of the characters that lower to cp (a
+** letter's two cases fold to one); how many. */
+typedef struct sources {
+  unsigned char len[3], b[3][4];
+} sources;
+
+static size_t sources_of(uint32_t cp, sources *s) {
+  uint32_t src[3];
+  size_t k = ifs_lower_preimages(cp, src), n = 0;
+  for (size_t i = 0; i < k; i++) {
+    unsigned char b[4];
+    size_t len = put_utf8(b, src[i]);
+    for (size_t j = 0; j < len; j++) b[j] |= 0x20;
+    size_t d = 0;
+    while (d < n && !(s->len[d] == len && memcmp(s->b[d], b, len) == 0)) d++;
+    if (d < n) continue;
+    s->len[n] = (unsigned char)len;
+    memcpy(s->b[n], b, len);
+    n++;
+  }
+  return n;
+}
+
+/* Adds every prefix a match of needle j (low[0..len)) can start with: for
+** each of its first characters, each character lowering to it.  A needle
+** with a character nothing lowers to has none (it is in no such text). */
+static int add_prefixes(raw_list *r, uint32_t j, const char *low, size_t len) {
+  sources src[PREFIX_MAX];
+  size_t nsrc[PREFIX_MAX], nch = 0, i = 0;
+  if (len == 0) return IFS_OK;   /* found at once, no prefix */
+  while (i < len && nch < PREFIX_MAX) {
+    unsigned char c = (unsigned char)low[i];
+    if (c < 0x80 && c != 'k') {   /* ASCII but k: itself, and its other case */
+      src[nch].len[0] = 1;
+      src[nch].b[0][0] = (unsigned char)(c | 0x20);
+      nsrc[nch] = 1;
+      i++;
+    } else {
+      nsrc[nch] = sources_of(ifs_decode(low, len, &i), &src[nch]);
+    }
+    if (nsrc[nch] == 0) return IFS_OK;
+    nch++;
+  }
+  size_t pick[PREFIX_MAX] = {0};
+  for (;;) {   /* an odometer over the sources of the characters used */
+    unsigned char b[PREFIX_MAX + 4];
+    size_t bl = 0, used = 0;
+    while (used < nch && bl < PREFIX_MAX) {
+      const sources *s = &src[used];
+      memcpy(b + bl, s->b[pick[used]], s->len[pick[used]]);
+      bl += s->len[pick[used]];
+      used++;
+    }
+    if (bl > PREFIX_MAX) bl = PREFIX_MAX;
+    uint32_t key = 0;
+    for (size_t x = 0; x < bl; x++) key |= (uint32_t)b[x] << (8 * x);
+    if (raw_add(r, key, (unsigned char)bl, j)) return IFS_NOMEM;
+    size_t d = used;
+    for (;;) {
+      if (d == 0) return IFS_OK;
+      d--;
+      if (++pick[d] < nsrc[d]) break;
+      pick[d] = 0;
+    }
+  }
+}
+
+/* The bytes of a key in reading order, for sorting. */
+static uint32_t key_order(uint32_t key) {
+  return (key & 0xFF) << 24 | (key >> 8 & 0xFF) << 16 | (key >> 16 & 0xFF) << 8 | key >> 24;
+}
+
+static int raw_cmp(const void *a, const void *b) {
+  const raw_prefix *x = a, *y = b;
+  if (x->len != y->len) return x->len < y->len ? -1 : 1;
+  uint32_t ox = key_order(x->key), oy = key_order(y->key);
+  if (ox != oy) return ox < oy ? -1 : 1;
+  return (x->needle > y->needle) - (x->needle < y->needle);
+}
+
+static uint32_t hash_key(uint32_t key, unsigned len) {
+  uint32_t h = (key ^ len * 0x85EBCA77u) * 0x9E3779B1u;
+  return h ^ h >> 15;
+}
+
+/* Buckets for the prefixes (sorted by length, then bytes): each prefix its
+** own when there are few; else each length gets buckets in proportion to
+** its prefixes (at least one), and its sorted run is cut evenly, so that
+** prefixes sharing first bytes share a bucket. */
+static void assign_buckets(ifs_needle_set *s) {
+  if (s->np <= BUCKETS) {
+    for (size_t i = 0; i < s->np; i++) s->prefixes[i].bucket = (unsigned char)i;
+    return;
+  }
+  size_t count[PREFIX_MAX + 1] = {0}, nb[PREFIX_MAX + 1] = {0}, given = 0;
+  for (size_t i = 0; i < s->np; i++) count[s->prefixes[i].len]++;
+  for (int L = 1; L <= PREFIX_MAX; L++)
+    if (count[L]) { nb[L] = 1; given++; }
+  while (given < BUCKETS) {   /* the next bucket to the most crowded length */
+    int best = 0;
+    for (int L = 1; L <= PREFIX_MAX; L++)
+      if (count[L] > nb[L] && (!best || count[L] * nb[best] > count[best] * nb[L])) best = L;
+    if (!best) break;
+    nb[best]++;
+    given++;
+  }
+  size_t i = 0, base = 0;
+  for (int L = 1; L <= PREFIX_MAX; L++) {
+    for (size_t j = 0; j < count[L]; j++, i++)
+      s->prefixes[i].bucket = (unsigned char)(base + j * nb[L] / count[L]);
+    base += nb[L];
+  }
+}
+
+static void set_bit(unsigned char *table, unsigned bucket, unsigned nibble) {
+  table[(bucket >> 3) * 16 + nibble] |= (unsigned char)(1u << (bucket & 7));
+}
+
+/* The nibble tables and the per-bucket facts. */
+static void fill_tables(ifs_needle_set *s) {
+  for (size_t i = 0; i < s->np; i++) {
+    const prefix *p = &s->prefixes[i];
+    s->bucket_len[p->bucket] = p->len;
+    s->lens |= 1u << p->len;
+    for (unsigned k = 0; k < PREFIX_MAX; k++) {
+      if (k >= p->len) {   /* past a short prefix: any byte */
+        for (unsigned x = 0; x < 16; x++) {
+          set_bit(s->t.lo[k], p->bucket, x);
+          set_bit(s->t.hi[k], p->bucket, x);
+        }
+        continue;
+      }
+      unsigned f = p->key >> (8 * k) & 0xFF;   /* folded: bit 5 may be clear in the text */
+      set_bit(s->t.lo[k], p->bucket, f & 15);
+      set_bit(s->t.hi[k], p->bucket, f >> 4);
+      set_bit(s->t.hi[k], p->bucket, (f >> 4) & ~2u);
+    }
+  }
+  for (size_t j = 0; j < s->k; j++) {
+    for (unsigned b = 0; b < BUCKETS; b++) {
+      if (!(s->needles[j].buckets >> b & 1)) continue;
+      s->live_all[b]++;
+      if (s->needles[j].ascii) s->live_ascii[b]++;
+    }
+  }
+}
+
+static void fill_slots(ifs_needle_set *s) {
+  for (size_t i = 0; i < s->np; i++) {
+    const prefix *p = &s->prefixes[i];
+    uint32_t at = hash_key(p->key, p->len) & s->slot_mask;
+    while (s->slots[at]) at = (at + 1) & s->slot_mask;
+    s->slots[at] = (uint32_t)(i + 1);
+  }
+}
+
+/* Lays out the set in one block, for np prefixes and nl links. */
+static ifs_needle_set *set_alloc(size_t k, size_t np, size_t nl) {
+  size_t slots = 16;
+  while (slots < 2 * np) slots *= 2;
+  size_t at_needles = (sizeof(ifs_needle_set) + 7) & ~(size_t)7;
+  size_t at_prefixes = at_needles + k * sizeof(set_needle);
+  at_prefixes = (at_prefixes + 7) & ~(size_t)7;
+  size_t at_links = at_prefixes + np * sizeof(prefix);
+  size_t at_slots = at_links + nl * sizeof(needle_link);
+  size_t bytes = at_slots + slots * sizeof(uint32_t);
+  char *block = ifs_malloc(bytes);
+  if (!block) return NULL;
+  ifs_needle_set *s = (ifs_needle_set *)(void *)block;
+  memset(s, 0, sizeof *s);
+  s->bytes = bytes;
+  s->k = k;
+  s->np = np;
+  s->slot_mask = (uint32_t)(slots - 1);
+  s->needles = (set_needle *)(void *)(block + at_needles);
+  s->prefixes = (prefix *)(void *)(block + at_prefixes);
+  s->links = (needle_link *)(void *)(block + at_links);
+  s->slots = (uint32_t *)(void *)(block + at_slots);
+  memset(s->slots, 0, slots * sizeof(uint32_t));
+  return s;
+}
+
+ifs_needle_set *ifs_needle_set_new(const char *text, const ifs_span *span, size_t k) {
+  if (k >= UINT32_MAX / 2) return NULL;
+  raw_list r = {NULL, 0, 0};
+  for (size_t j = 0; j < k; j++) {
+    if (add_prefixes(&r, (uint32_t)j, text + span[j].at, span[j].len)) {
+      ifs_free(r.p);
+      return NULL;
+    }
+  }
+  if (r.n) qsort(r.p, r.n, sizeof *r.p, raw_cmp);
+  /* distinct prefixes, and distinct (prefix, needle) links */
+  size_t np = 0, nl = 0;
+  for (size_t i = 0; i < r.n; i++) {
+    int new_prefix = i == 0 || r.p[i].len != r.p[i - 1].len || r.p[i].key != r.p[i - 1].key;
+    np += new_prefix;
+    nl += new_prefix || r.p[i].needle != r.p[i - 1].needle;
+  }
+  ifs_needle_set *s = set_alloc(k, np, nl);
+  if (!s) { ifs_free(r.p); return NULL; }
+  for (size_t j = 0; j < k; j++) {
+    set_needle *nd = &s->needles[j];
+    nd->at = span[j].at;
+    nd->len = span[j].len;
+    nd->ascii = (unsigned char)ifs_is_ascii(text + nd->at, nd->len);
+  }
+  size_t p = 0, l = 0;
+  for (size_t i = 0; i < r.n; i++) {
+    int new_prefix = i == 0 || r.p[i].len != r.p[i - 1].len || r.p[i].key != r.p[i - 1].key;
+    if (new_prefix) {
+      s->prefixes[p].key = r.p[i].key;
+      s->prefixes[p].len = r.p[i].len;
+      s->prefixes[p].first = NO_LINK;
+      p++;
+    } else if (r.p[i].needle == r.p[i - 1].needle) {
+      continue;
+    }
+    /* links are pushed in front: a prefix's needles end up in reverse */
+    s->links[l].needle = r.p[i].needle;
+    s->links[l].next = s->prefixes[p - 1].first;
+    s->prefixes[p - 1].first = (uint32_t)l;
+    l++;
+  }
+  ifs_free(r.p);
+  assign_buckets(s);
+  for (size_t i = 0; i < s->np; i++)
+    for (uint32_t li = s->prefixes[i].first; li != NO_LINK; li = s->links[li].next)
+      s->needles[s->links[li].needle].buckets |= (uint16_t)(1u << s->prefixes[i].bucket);
+  fill_tables(s);
+  fill_slots(s);
+  return s;
+}
+
+void ifs_needle_set_free(ifs_needle_set *s) { ifs_free(s); }
+
+size_t ifs_needle_set_bytes(const ifs_needle_set *s) { return s ? s->bytes : 0; }
+
+/* ---- the filter ------------------------------------------------------- */
+
+/* Buckets whose prefixes allow the bytes at q (bytes past the text allow
+** all): the byte loop, and the reference for the vector loops. */
+static unsigned filter_at(const tables *t, const unsigned char *h, size_t n, size_t q) {
+  unsigned m = 0xFFFF;
+  for (size_t k = 0; k < PREFIX_MAX && q + k < n; k++) {
+    unsigned b = h[q + k];
+    unsigned lo = t->lo[k][b & 15] | (unsigned)t->lo[k][16 + (b & 15)] << 8;
+    unsigned hi = t->hi[k][b >> 4] | (unsigned)t->hi[k][16 + (b >> 4)] << 8;
+    m &= lo & hi;
+  }
+  return m;
+}
+
+/* A vector loop scans blocks of 16 positions from q while all their bytes
+** are in the text; it returns the first block with a candidate, and in
+** *bits the positions of its candidates, or where it stopped and 0. */
+#define BLOCK 16
+#define BLOCK_READ (BLOCK + PREFIX_MAX - 1)
+
+#if IFS_X86_SIMD
+#define LOAD16(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+
+SSSE3_TARGET static size_t block_ssse3(const tables *t, const unsigned char *h, size_t n,
+                                       size_t q, unsigned *bits) {
+  const __m128i nib = _mm_set1_epi8(0x0F), zero = _mm_setzero_si128();
+  for (; q + BLOCK_READ <= n; q += BLOCK) {
+    __m128i r0 = _mm_set1_epi8(-1), r1 = r0;
+    for (int k = 0; k < PREFIX_MAX; k++) {   /* the tables stay in L1 */
+      __m128i x = LOAD16(h + q + k);
+      __m128i lo = _mm_and_si128(x, nib), hi = _mm_and_si128(_mm_srli_epi16(x, 4), nib);
+      r0 = _mm_and_si128(r0, _mm_and_si128(_mm_shuffle_epi8(LOAD16(t->lo[k]), lo),
+                                           _mm_shuffle_epi8(LOAD16(t->hi[k]), hi)));
+      r1 = _mm_and_si128(r1, _mm_and_si128(_mm_shuffle_epi8(LOAD16(t->lo[k] + 16), lo),
+                                           _mm_shuffle_epi8(LOAD16(t->hi[k] + 16), hi)));
+    }
+    unsigned m = ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(r0, zero)) |
+                 ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(r1, zero));
+    m &= 0xFFFF;
+    if (m) { *bits = m; return q; }
+  }
+  *bits = 0;
+  return q;
+}
+
+#define LOAD32(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+
+/* The buckets allowing the byte at each of 16 positions (the same 16
+** bytes in both lanes: buckets 0-7 left, 8-15 right). */
+AVX2_TARGET static inline __m256i buckets_avx2(__m256i tl, __m256i th, const unsigned char *p) {
+  const __m256i nib = _mm256_set1_epi8(0x0F);
+  __m256i x = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)p));
+  return _mm256_and_si256(_mm256_shuffle_epi8(tl, _mm256_and_si256(x, nib)),
+                          _mm256_shuffle_epi8(th, _mm256_and_si256(_mm256_srli_epi16(x, 4), nib)));
+}
+
+AVX2_TARGET static size_t block_avx2(const tables *t, const unsigned char *h, size_t n,
+                                     size_t q, unsigned *bits) {
+  const __m256i zero = _mm256_setzero_si256();
+  const __m256i l0 = LOAD32(t->lo[0]), l1 = LOAD32(t->lo[1]), l2 = LOAD32(t->lo[2]),
+                l3 = LOAD32(t->lo[3]), h0 = LOAD32(t->hi[0]), h1 = LOAD32(t->hi[1]),
+                h2 = LOAD32(t->hi[2]), h3 = LOAD32(t->hi[3]);
+  for (; q + BLOCK_READ <= n; q += BLOCK) {
+    __m256i r = _mm256_and_si256(
+        _mm256_and_si256(buckets_avx2(l0, h0, h + q), buckets_avx2(l1, h1, h + q + 1)),
+        _mm256_and_si256(buckets_avx2(l2, h2, h + q + 2), buckets_avx2(l3, h3, h + q + 3)));
+    unsigned m = ~(unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(r, zero));
+    m = (m | m >> 16) & 0xFFFF;
+    if (m) { *bits = m; return q; }
+  }
+  *bits = 0;
+  return q;
+}
+#endif
+
+static size_t next_block(const tables *t, const unsigned char *h, size_t n, size_t q,
+                         int level, unsigned *bits) {
+#if IFS_X86_SIMD
+  if (level >= 2 && __builtin_cpu_supports("avx2")) return block_avx2(t, h, n, q, bits);
+  if (level >= 1 && __builtin_cpu_supports("ssse3")) return block_ssse3(t, h, n, q, bits);
+#else
+  (void)t; (void)h; (void)n; (void)level;
+#endif
+  *bits = 0;
+  return q;
+}
+
+/* ---- searching -------------------------------------------------------- */
+
+typedef struct search {
+  const ifs_needle_set *s;
+  const char *needles;           /* the needles' text */
+  const unsigned char *h;
+  size_t n;
+  signed char *found;
+  tables t;                      /* the live buckets' tables */
+  uint32_t live[BUCKETS];        /* needles not yet found, per bucket */
+  size_t left, work, budget;
+  int gave_up;
+} search;
+
+/* A bucket whose needles are all decided stops passing positions. */
+static void kill_bucket(search *x, unsigned b) {
+  unsigned char keep = (unsigned char)~(1u << (b & 7));
+  for (unsigned i = 0; i < 16; i++) x->t.lo[0][(b >> 3) * 16 + i] &= keep;
+}
+
+static void mark_found(search *x, uint32_t j) {
+  x->found[j] = 1;
+  x->left--;
+  for (unsigned bs = x->s->needles[j].buckets; bs; bs &= bs - 1) {
+    unsigned b = (unsigned)__builtin_ctz(bs);
+    if (--x->live[b] == 0) kill_bucket(x, b);
+  }
+}
+
+/* The needles whose prefix of len bytes is at q. */
+static void verify_prefix(search *x, size_t q, unsigned len) {
+  const ifs_needle_set *s = x->s;
+  uint32_t key = fold_key(x->h + q, len);
+  for (uint32_t at = hash_key(key, len) & s->slot_mask; s->slots[at];
+       at = (at + 1) & s->slot_mask) {
+    const prefix *p = &s->prefixes[s->slots[at] - 1];
+    if (p->key != key || p->len != len) continue;
+    for (uint32_t li = p->first; li != NO_LINK; li = s->links[li].next) {
+      uint32_t j = s->links[li].needle;
+      x->work++;
+      if (x->found[j] >= 0) continue;
+      const set_needle *nd = &s->needles[j];
+      if (ifs_needle_at(x->needles + nd->at, nd->len, nd->ascii, (const char *)x->h, x->n, q,
+                        &x->work))
+        mark_found(x, j);
+    }
+    return;
+  }
+}
+
+/* A candidate position: the prefixes of each length its buckets hold. */
+static void check_at(search *x, size_t q) {
+  unsigned lens = x->s->lens;
+  if (lens & (lens - 1)) {   /* several lengths: only those of buckets passing q */
+    unsigned m = filter_at(&x->t, x->h, x->n, q);
+    lens = 0;
+    for (; m; m &= m - 1) lens |= 1u << x->s->bucket_len[__builtin_ctz(m)];
+  }
+  for (lens &= ~1u; lens && x->left; lens &= lens - 1) {
+    unsigned len = (unsigned)__builtin_ctz(lens);
+    if (q + len <= x->n) verify_prefix(x, q, len);
+  }
+  if (x->work > x->budget) x->gave_up = 1;
+}
+
+void ifs_needle_set_find_level(const ifs_needle_set *s, const char *needles, const char *text,
+                               size_t n, int ascii, signed char *found, int level) {
+  search x;
+  x.s = s;
+  x.needles = needles;
+  x.h = (const unsigned char *)text;
+  x.n = n;
+  x.found = found;
+  x.t = s->t;
+  memcpy(x.live, ascii ? s->live_ascii : s->live_all, sizeof x.live);
+  x.left = x.work = 0;
+  /* every needle may cost a pass of its own after the cap; so may the set */
+  x.budget = (4 + s->k) * n + 4096;
+  x.gave_up = 0;
+  for (size_t j = 0; j < s->k; j++) {
+    /* the empty needle is in every text; one without prefixes (a character
+    ** nothing lowers to) in none, nor one that is not ASCII in ASCII text */
+    const set_needle *nd = &s->needles[j];
+    int out = !nd->buckets || (ascii && !nd->ascii);
+    found[j] = nd->len == 0 ? 1 : out ? 0 : -1;
+    x.left += found[j] < 0;
+  }
+  for (unsigned b = 0; b < BUCKETS; b++)
+    if (!x.live[b]) kill_bucket(&x, b);
+  size_t q = 0;
+  while (x.left && !x.gave_up) {
+    unsigned bits;
+    q = next_block(&x.t, x.h, n, q, level, &bits);
+    if (!bits) break;
+    for (; bits && x.left && !x.gave_up; bits &= bits - 1) check_at(&x, q + (size_t)__builtin_ctz(bits));
+    q += BLOCK;
+  }
+  for (; q < n && x.left && !x.gave_up; q++)
+    if (filter_at(&x.t, x.h, n, q)) check_at(&x, q);
+  if (x.gave_up) return;   /* the undecided stay -1 */
+  for (size_t j = 0; j < s->k; j++)
+    if (found[j] < 0) found[j] = 0;
+}
+
+void ifs_needle_set_find(const ifs_needle_set *s, const char *needles, const char *text,
+                         size_t n, int ascii, signed char *found) {
+  ifs_needle_set_find_level(s, needles, text, n, ascii, found, 2);
+}

@@ -1,0 +1,60 @@
+/*
+** ifs_needle_set.h — many needles, one pass over the text.
+**
+** A must_include / must_exclude list of dozens of phrases (a refusal
+** detector, say) costs one pass over the response per phrase when each is
+** searched for on its own (ifs_needle.h).  A set answers all of them from
+** one pass, with the same meaning: needle.lower() in text.lower(), for a
+** text with neither U+0130 nor U+03A3.
+**
+** The pass is a Teddy-style filter (after Hyperscan's): every prefix a
+** match can start with is put in one of sixteen buckets, and for each of
+** the first four bytes of a position two 16-entry tables, indexed by the
+** byte's low and high nibble, give the buckets that allow it; the AND over
+** the four bytes is nonzero only where some prefix may start.  Vector
+** shuffles look up sixteen positions at once.  A position that passes is
+** looked up in a hash table of the prefixes, and each needle with that
+** prefix is verified as ifs_needle_at() does.  A needle found is done
+** with, and once all needles of a bucket are, the bucket leaves the tables.
+**
+** Prefixes are the text's side of a match: for each character of the
+** needle, each character that lowers to it (k: k, K and KELVIN SIGN),
+** encoded and cut to four bytes.  Tables and keys fold bit 5 of every byte
+** (b | 0x20), so one prefix serves both cases of an ASCII letter.
+*/
+#ifndef IFS_NEEDLE_SET_H
+#define IFS_NEEDLE_SET_H
+
+#include "ifs_common.h"
+
+typedef struct ifs_needle_set ifs_needle_set;
+
+/* Where a needle is in a text: text[at .. at + len). */
+typedef struct ifs_span {
+  size_t at, len;
+} ifs_span;
+
+/* A set of k needles, text[span[i].at ..] each already lowercased.  The set
+** keeps where they are, not their bytes: each search is given the same
+** text (or a copy of it, which may be elsewhere).  NULL when out of memory. */
+ifs_needle_set *ifs_needle_set_new(const char *text, const ifs_span *span, size_t k);
+void ifs_needle_set_free(ifs_needle_set *s);
+
+/* Bytes the set holds (for cache accounting). */
+size_t ifs_needle_set_bytes(const ifs_needle_set *s);
+
+/* For a text (internal UTF-8) with neither U+0130 nor U+03A3, ascii when it
+** is pure ASCII, and the needles' text as given to ifs_needle_set_new:
+** found[i] = 1 when needle i is in text.lower(), 0 when not,
+** -1 when undecided (verification hit its cap: search for that needle on
+** its own, ifs_needle_find, which has its own way out). */
+void ifs_needle_set_find(const ifs_needle_set *s, const char *needles, const char *text,
+                         size_t n, int ascii, signed char *found);
+
+/* The same with the filter run by a chosen loop, for tests: 0 the byte
+** loop (the reference), 1 SSSE3, 2 AVX2 (or the best one below it that the
+** CPU has). */
+void ifs_needle_set_find_level(const ifs_needle_set *s, const char *needles, const char *text,
+                               size_t n, int ascii, signed char *found, int level);
+
+#endif

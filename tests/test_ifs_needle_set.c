@@ -1,0 +1,327 @@
+/*
+** test_ifs_needle_set.c — unit tests of ext/ifs_needle_set.c: a set of
+** needles searched for in one pass must answer, for every needle, as
+** `needle.lower() in text.lower()` computed the long way (ifs_lower, then
+** ifs_find) and as the one-needle search (ifs_needle_find) does, whichever
+** filter loop runs (byte loop, SSSE3, AVX2).
+*/
+#include "ifs_needle_set.h"
+#include "ifs_needle.h"
+#include "ifs_test.h"
+#include "soup.h"
+#include "ifs_text.h"
+#include <stdlib.h>
+
+#define MAX_NEEDLES 1200
+
+/* Needles as given (before lowering), their lowercase, and all of these
+** end to end (the text the set reads them from). */
+typedef struct needles {
+  size_t k;
+  const char *raw[MAX_NEEDLES];
+  size_t raw_len[MAX_NEEDLES];
+  ifs_buf low[MAX_NEEDLES];
+  ifs_buf all;
+} needles;
+
+static void needles_lower(needles *v) {
+  for (size_t i = 0; i < v->k; i++) {
+    ifs_buf_init(&v->low[i]);
+    ck_assert_int_eq(ifs_lower(v->raw[i], v->raw_len[i], &v->low[i]), IFS_OK);
+  }
+}
+
+static void needles_free(needles *v) {
+  for (size_t i = 0; i < v->k; i++) ifs_buf_free(&v->low[i]);
+  ifs_buf_free(&v->all);
+}
+
+/* The set of v's lowered needles, laid end to end in v->all. */
+static ifs_needle_set *set_of(needles *v) {
+  static ifs_span span[MAX_NEEDLES];
+  ifs_buf_init(&v->all);
+  ck_assert_int_eq(ifs_buf_reserve(&v->all, 1), IFS_OK);
+  for (size_t i = 0; i < v->k; i++) {
+    span[i].at = v->all.len;
+    span[i].len = v->low[i].len;
+    ck_assert_int_eq(ifs_buf_append(&v->all, v->low[i].p ? v->low[i].p : "", v->low[i].len), IFS_OK);
+  }
+  ifs_needle_set *s = ifs_needle_set_new(v->all.p, span, v->k);
+  ck_assert_ptr_nonnull(s);
+  return s;
+}
+
+/* The long way, for one needle. */
+static int long_way(const ifs_buf *lt, const ifs_buf *ln) {
+  return ln->len == 0 || (lt->len && ifs_find(lt->p, lt->len, ln->p, ln->len) != NULL);
+}
+
+/* The one-needle search, or -1 when it defers. */
+static int one_way(const ifs_buf *ln, const char *text, size_t n, int ascii) {
+  if (ln->len == 0) return 1;
+  ifs_needle nd;
+  ifs_needle_init(&nd, ln->p, ln->len);
+  int found;
+  return ifs_needle_find(&nd, text, n, ascii, &found) == IFS_OK ? found : -1;
+}
+
+/* Checks every needle of v in text, with every filter loop; returns how
+** many answers the set decided, and adds to *asked how many it was asked
+** for.  Texts with U+0130 or U+03A3 are the caller's (the evaluator lowers
+** them), so they are skipped. */
+static size_t check_text(const ifs_needle_set *s, const needles *v, const char *text, size_t n,
+                         size_t *asked) {
+  ifs_scan sc;
+  ifs_utf8_scan(text, n, &sc);
+  if (!sc.plain_lower) return 0;
+  *asked += v->k * (1 + (size_t)sc.ascii);
+  ifs_buf lt;
+  ifs_buf_init(&lt);
+  ck_assert_int_eq(ifs_lower(text, n, &lt), IFS_OK);
+  static signed char got[3][MAX_NEEDLES];
+  size_t decided = 0;
+  for (int as = sc.ascii; as >= 0; as--) {   /* ASCII text both ways */
+    for (int level = 0; level <= 2; level++)
+      ifs_needle_set_find_level(s, v->all.p, text, n, as, got[level], level);
+    for (size_t i = 0; i < v->k; i++) {
+      int want = long_way(&lt, &v->low[i]);
+      ck_assert_msg(got[0][i] == got[1][i] && got[0][i] == got[2][i],
+                    "needle %zu: loops disagree (%d %d %d)", i, got[0][i], got[1][i], got[2][i]);
+      if (got[0][i] < 0) continue;
+      decided++;
+      ck_assert_msg(got[0][i] == want, "needle %zu [%.*s] in [%.*s] (ascii %d): set %d, want %d",
+                    i, (int)v->raw_len[i], v->raw[i], (int)n, text, as, got[0][i], want);
+      int one = one_way(&v->low[i], text, n, as);
+      ck_assert(one < 0 || one == want);
+    }
+  }
+  ifs_buf_free(&lt);
+  return decided;
+}
+
+#define LIT(s) s, sizeof(s) - 1
+
+/* Answers CPython 3.11 gives for needle.lower() in text.lower(). */
+typedef struct known {
+  const char *t;
+  size_t tn;
+  const char *nd[8];
+  int found[8];
+} known;
+
+static const known knowns[] = {
+  {LIT("I'm sorry, but as an AI I cannot"),
+   {"i'M SORRY", "as an ai", "cannot", "can not", "SORRY, BUT", "i", "zz", ""},
+   {1, 1, 1, 0, 1, 1, 0, 1}},
+  {LIT("\xe2\x84\xaa" "elvin and K\xe2\x84\xaa"),                 /* KELVIN SIGN */
+   {"kelvin", "kk", "k", "ELV", "\xe2\x84\xaa"}, {1, 1, 1, 1, 1}},
+  {LIT("\xce\x91\xcf\x83 \xcf\x82 \xcf\x83\xcf\x82"),             /* sigma forms */
+   {"\xcf\x83\xcf\x82", "\xcf\x82", "\xcf\x83 ", "\xce\xa3\xcf\x82", "\xcf\x83"}, {1, 1, 1, 1, 1}},
+  {LIT("i\xcc\x87stanbul ISTANBUL"),                                /* U+0130 lowered */
+   {"\xc4\xb0stanbul", "istanbul", "i\xcc\x87s", "\xc4\xb0"}, {1, 1, 1, 1}},
+  {LIT("\xd0\x9f\xd0\xa0\xd0\x98\xd0\x92\xd0\x95\xd0\xa2 \xd0\xbc\xd0\xb8\xd1\x80"),
+   {"\xd0\xbf\xd1\x80\xd0\xb8\xd0\xb2\xd0\xb5\xd1\x82",
+    "\xd0\x9f\xd1\x80\xd0\xb8\xd0\xb2\xd0\xb5\xd1\x82 \xd0\x9c",
+    "\xd0\xbc\xd0\xb8\xd1\x80!", "\xd0\x92\xd0\x95\xd0\xa2"}, {1, 1, 0, 1}},
+  {LIT("Stra\xe1\xba\x9e" "e x\xe2\x84\xa6y \xe2\x84\xab"),        /* capital sharp s, OHM, ANGSTROM */
+   {"stra\xc3\x9f" "e", "strasse", "\xcf\x89", "\xc3\xa5", "xw"}, {1, 0, 1, 1, 0}},
+};
+
+START_TEST(test_known_answers) {
+  const known *c = &knowns[_i];
+  needles v = {0};
+  while (v.k < 8 && c->nd[v.k]) {
+    v.raw[v.k] = c->nd[v.k];
+    v.raw_len[v.k] = strlen(c->nd[v.k]);
+    v.k++;
+  }
+  needles_lower(&v);
+  ifs_needle_set *s = set_of(&v);
+  signed char got[8];
+  ifs_scan sc;
+  ifs_utf8_scan(c->t, c->tn, &sc);
+  ck_assert(sc.plain_lower);
+  for (int level = 0; level <= 2; level++) {
+    ifs_needle_set_find_level(s, v.all.p, c->t, c->tn, sc.ascii, got, level);
+    for (size_t i = 0; i < v.k; i++)
+      ck_assert_msg(got[i] == c->found[i], "case %d needle %zu level %d: %d", _i, i, level, got[i]);
+  }
+  size_t asked = 0;
+  ck_assert_uint_eq(check_text(s, &v, c->t, c->tn, &asked), asked);
+  ifs_needle_set_free(s);
+  needles_free(&v);
+}
+END_TEST
+
+static const char *const pieces[] = {
+  "a", "A", "k", "K", "\xe2\x84\xaa", "s", "S", "\xc5\xbf", "\xc3\xa5", "\xc3\x85",
+  "\xe2\x84\xab", "\xc3\x9f", "\xe1\xba\x9e", "\xd0\xb6", "\xd0\x96", "\xd1\x8b", "\xd0\xab",
+  "\xcf\x89", "\xce\xa9", "\xe2\x84\xa6", "\xc7\x84", "\xc7\x85", "\xc7\x86", " ", "\0",
+  "\xed\xb2\xb6", "\xe2\x82\xb6", "\xf0\x90\x90\x80", "\xf0\x90\x90\xa8", "i", "I",
+  "\xcc\x87", "\xc4\xb0", "\xce\xa3", "\xcf\x83", "\xcf\x82", "@", "`", "[", "{", "ab", "the "};
+#define NPIECES (sizeof pieces / sizeof pieces[0])
+
+/* A needle: a slice of the text (on character bounds, recased) or pieces. */
+static size_t make_needle(char *nd, const char *text, size_t tn, unsigned *seed) {
+  size_t nn = 0;
+  if (soup_next(seed) % 3 && tn) {
+    size_t a = soup_next(seed) % tn, len = soup_next(seed) % 14;
+    while (a < tn && (text[a] & 0xC0) == 0x80) a++;
+    size_t b = a;
+    while (b < tn && b - a < len) {
+      size_t j = b;
+      (void)ifs_decode(text, tn, &j);
+      if (j - a > len) break;
+      b = j;
+    }
+    nn = b - a;
+    memcpy(nd, text + a, nn);
+    for (size_t i = 0; i < nn; i++)
+      if (soup_next(seed) % 2 && nd[i] >= 'a' && nd[i] <= 'z') nd[i] = (char)(nd[i] - 32);
+    if (nn && soup_next(seed) % 4 == 0) nd[nn - 1] ^= 1;   /* a near miss */
+  } else {
+    nn = soup_fill(nd, 40, pieces, NPIECES, 5, seed);
+  }
+  return nn;
+}
+
+/* Random texts and sets of 1 to 40 needles, many of them overlapping
+** slices of the text: every answer the set gives is the long way's. */
+START_TEST(test_random_sets) {
+  unsigned seed = 1234 + (unsigned)_i;
+  static char text[400], store[40][48];
+  size_t decided = 0, asked = 0;
+  for (int iter = 0; iter < 4000; iter++) {
+    size_t tn = soup_fill(text, sizeof text, pieces, NPIECES, 120, &seed);
+    needles v = {0};
+    v.k = 1 + soup_next(&seed) % 40;
+    for (size_t i = 0; i < v.k; i++) {
+      v.raw[i] = store[i];
+      v.raw_len[i] = make_needle(store[i], text, tn, &seed);
+    }
+    needles_lower(&v);
+    ifs_needle_set *s = set_of(&v);
+    decided += check_text(s, &v, text, tn, &asked);
+    ifs_needle_set_free(s);
+    needles_free(&v);
+  }
+  ck_assert_uint_gt(asked, 10000);
+  ck_assert_uint_gt(decided, asked * 9 / 10);   /* few give up */
+}
+END_TEST
+
+/* English-like text and a refusal list: ASCII and non-ASCII texts (a curly
+** quote makes the text non-ASCII), lists from 1 to 1,000 phrases. */
+START_TEST(test_phrase_lists) {
+  static const char *const words[] = {
+    "I", "I'm", "sorry", "as", "an", "AI", "language", "model", "cannot", "can't", "help",
+    "with", "that", "the", "answer", "is", "here", "\xe2\x80\x99", "ok", "not", "able",
+    "to", "provide", "illegal", "unethical", "Kelvin", "\xe2\x84\xaa", "apologize", "my"};
+  unsigned seed = 99;
+  static char text[3000];
+  static char store[MAX_NEEDLES][64];
+  size_t sizes[] = {1, 2, 5, 16, 17, 60, 200, 1000};
+  for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+    for (int iter = 0; iter < 30; iter++) {
+      size_t tn = 0;
+      while (tn < sizeof text - 40) {
+        const char *w = words[soup_next(&seed) % (sizeof words / sizeof words[0])];
+        memcpy(text + tn, w, strlen(w));
+        tn += strlen(w);
+        text[tn++] = soup_next(&seed) % 9 ? ' ' : '.';
+      }
+      needles v = {0};
+      v.k = sizes[si];
+      for (size_t i = 0; i < v.k; i++) {
+        size_t nn = 0, nw = 1 + soup_next(&seed) % 3;
+        for (size_t w = 0; w < nw; w++) {
+          const char *x = words[soup_next(&seed) % (sizeof words / sizeof words[0])];
+          if (nn) store[i][nn++] = ' ';
+          memcpy(store[i] + nn, x, strlen(x));
+          nn += strlen(x);
+        }
+        v.raw[i] = store[i];
+        v.raw_len[i] = nn;
+      }
+      needles_lower(&v);
+      ifs_needle_set *s = set_of(&v);
+      size_t asked = 0;
+      ck_assert_uint_eq(check_text(s, &v, text, tn, &asked), asked);   /* none gives up */
+      ifs_needle_set_free(s);
+      needles_free(&v);
+    }
+  }
+}
+END_TEST
+
+/* Every position a candidate for many needles sharing a prefix: the set
+** gives up (leaves needles undecided) instead of going quadratic, and what
+** it did decide is right. */
+START_TEST(test_adversarial_gives_up) {
+  size_t n = 1 << 18;
+  char *text = malloc(n);
+  ck_assert_ptr_nonnull(text);
+  memset(text, 'a', n);
+  static char store[64][300];
+  needles v = {0};
+  v.k = 64;
+  for (size_t i = 0; i < v.k; i++) {
+    memset(store[i], 'A', 200);
+    store[i][100] = (char)('b' + i % 20);
+    v.raw[i] = store[i];
+    v.raw_len[i] = 200 + i % 3;
+  }
+  needles_lower(&v);
+  ifs_needle_set *s = set_of(&v);
+  signed char got[64];
+  ifs_needle_set_find(s, v.all.p, text, n, 1, got);
+  size_t undecided = 0;
+  for (size_t i = 0; i < v.k; i++) {
+    ck_assert_int_le(got[i], 0);
+    undecided += got[i] < 0;
+  }
+  ck_assert_uint_gt(undecided, 0);
+  ifs_needle_set_find(s, v.all.p, store[5], v.raw_len[5], 1, got);   /* found at 0, before the cap */
+  ck_assert_int_eq(got[5], 1);
+  for (size_t i = 0; i < v.k; i++)   /* a shorter needle may be in it too */
+    ck_assert(got[i] < 0 || got[i] == (v.raw_len[i] <= v.raw_len[5] &&
+                                       memcmp(store[i], store[5], v.raw_len[i]) == 0));
+  ifs_needle_set_free(s);
+  needles_free(&v);
+  free(text);
+}
+END_TEST
+
+/* A failing allocator: NULL, never a half-built set. */
+START_TEST(test_out_of_memory) {
+  static const ifs_span span[] = {{0, 5}, {5, 8}, {13, 1}};
+  for (long fail = 1; fail <= 4; fail++) {
+    ifs_test_fail_nth(fail);
+    const char *text = "sorryas an aik";
+    ifs_needle_set *s = ifs_needle_set_new(text, span, 3);
+    ifs_test_fail_nth(0);
+    if (s) {
+      signed char got[3];
+      ifs_needle_set_find(s, text, "I'm sorry", 9, 1, got);
+      ck_assert_int_eq(got[0], 1);
+      ck_assert_int_eq(got[1], 0);
+      ifs_needle_set_free(s);
+    }
+  }
+}
+END_TEST
+
+static Suite *needle_set_suite(void) {
+  Suite *s = suite_create("ifs_needle_set");
+  TCase *tc = tcase_create("core");
+  tcase_set_timeout(tc, 300);
+  tcase_add_loop_test(tc, test_known_answers, 0, sizeof knowns / sizeof knowns[0]);
+  tcase_add_loop_test(tc, test_random_sets, 0, 4);
+  tcase_add_test(tc, test_phrase_lists);
+  tcase_add_test(tc, test_adversarial_gives_up);
+  tcase_add_test(tc, test_out_of_memory);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+IFS_TEST_MAIN(needle_set_suite)
