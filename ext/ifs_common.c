@@ -132,16 +132,29 @@ void ifs_arena_free(ifs_arena *a) {
   a->head = NULL;
 }
 
+static uint64_t hash_step(uint64_t h, const unsigned char *s) {
+  uint64_t w;
+  memcpy(&w, s, 8);
+  h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+  return h ^ (h >> 32);
+}
+
 uint64_t ifs_hash_bytes(const void *p, size_t n) {
   const unsigned char *s = p;
   uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
   size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t w;
-    memcpy(&w, s + i, 8);
-    h = (h ^ w) * 0xFF51AFD7ED558CCDull;
-    h ^= h >> 32;
+  if (n >= 64) {   /* four independent lanes: a long key is not one long chain */
+    uint64_t a = h, b = h ^ 0xC2B2AE3D27D4EB4Full, c = h ^ 0x165667B19E3779F9ull,
+             d = h ^ 0x27D4EB2F165667C5ull;
+    for (; i + 32 <= n; i += 32) {
+      a = hash_step(a, s + i);
+      b = hash_step(b, s + i + 8);
+      c = hash_step(c, s + i + 16);
+      d = hash_step(d, s + i + 24);
+    }
+    h = a ^ (b * 0x9E3779B97F4A7C15ull) ^ (c * 0xC2B2AE3D27D4EB4Full) ^ (d * 0x165667B19E3779F9ull);
   }
+  for (; i + 8 <= n; i += 8) h = hash_step(h, s + i);
   for (; i < n; i++) h = (h ^ s[i]) * 0x100000001B3ull;
   return h ^ (h >> 29);
 }

@@ -105,8 +105,11 @@ static int push_val(jparser *p, ifs_jval *v) {
 static ifs_jval *new_node(jparser *p, ifs_jtype t) {
   ifs_jval *v = ifs_arena_alloc(p->a, sizeof *v);
   if (v) {
-    memset(v, 0, sizeof *v);
     v->type = t;
+    v->str = NULL;
+    v->len = v->count = 0;
+    v->num = 0;
+    v->items = v->keys = NULL;
   }
   return v;
 }
@@ -128,13 +131,32 @@ static int hex_value(unsigned char c) {
   return -1;
 }
 
+/* The index of the first '"', '\\' or control character in s[i..n), or n;
+** eight bytes at a time where words are little-endian. */
+static size_t plain_run(const unsigned char *s, size_t n, size_t i) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    memcpy(&w, s + i, 8);
+    uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
+    /* a byte is flagged when it is zero in q or b, or below 0x20 in w */
+    uint64_t hit = ((q - ones) & ~q) | ((b - ones) & ~b) | ((w - ones * 0x20) & ~w);
+    hit &= highs;
+    if (hit) return i + (size_t)__builtin_ctzll(hit) / 8;
+  }
+#endif
+  while (i < n && s[i] != '"' && s[i] != '\\' && s[i] >= 0x20) i++;
+  return i;
+}
+
 /* Scans the string literal whose '"' is at s[i]: *end is just past the
 ** closing quote, *has_esc tells whether any backslash occurs. */
 static int scan_string(const unsigned char *s, size_t n, size_t i,
                        size_t *end, int *has_esc) {
   i++;
   for (;;) {
-    while (i < n && s[i] != '"' && s[i] != '\\' && s[i] >= 0x20) i++;
+    i = plain_run(s, n, i);
     if (i >= n || s[i] < 0x20) return IFS_INVALID;
     if (s[i] == '"') break;
     *has_esc = 1;
