@@ -34,6 +34,7 @@
 
 typedef struct set_needle {
   size_t at, len;          /* its lowered text: the needles' text + at */
+  size_t skip;             /* bytes before its prefix (in the text too) */
   uint16_t buckets;        /* the buckets holding its prefixes (0: none) */
   unsigned char ascii;     /* the lowered needle is pure ASCII */
 } set_needle;
@@ -150,13 +151,47 @@ static size_t sources_of(uint32_t cp, sources *s) {
   return n;
 }
 
-/* Adds every prefix a match of needle j (low[0..len)) can start with: for
-** each of its first characters, each character lowering to it.  A needle
-** with a character nothing lowers to has none (it is in no such text). */
+/* How common a byte is in text, roughly (a log scale: space 16, e 13,
+** q 5; Cyrillic lead bytes 15), for choosing rare prefixes. */
+static unsigned commonness(unsigned char c) {
+  static const unsigned char letters[26] = {
+    12, 8, 9, 10, 13, 9, 9, 11, 11, 5, 7, 10, 9, 11, 12, 9, 5, 11, 11, 12, 9, 8, 9, 5, 9, 5};
+  if (c >= 'a' && c <= 'z') return letters[c - 'a'];
+  if (c == ' ') return 16;
+  if (c == '.' || c == ',' || c == '\n') return 8;
+  if (c >= '0' && c <= '9') return 7;
+  if (c == 0xD0 || c == 0xD1) return 15;
+  if (c >= 0x80 && c < 0xC0) return 9;
+  return 6;
+}
+
+/* Where a needle's prefix starts: at the rarest four bytes (by the sum of
+** their commonness) among those that only ASCII letters other than k come
+** before, since the text holds such a letter in one byte (its two cases;
+** KELVIN SIGN lowers to k), so the match starts that many bytes earlier. */
+static size_t prefix_skip(const char *low, size_t len) {
+  const unsigned char *u = (const unsigned char *)low;
+  size_t best = 0, best_cost = SIZE_MAX, cost = 0;
+  for (size_t d = 0; d + PREFIX_MAX <= len; d++) {
+    if (d > 0 && (u[d - 1] >= 0x80 || u[d - 1] == 'k')) break;
+    cost = 0;
+    for (size_t i = 0; i < PREFIX_MAX; i++) cost += commonness(u[d + i]);
+    if (cost < best_cost) { best_cost = cost; best = d; }
+  }
+  return best;
+}
+
+/* Adds every prefix a match of needle j (low[0..len)) can hold at its
+** skip: for each character from there, each character lowering to it.  A
+** needle with a character nothing lowers to has none (it is in no such
+** text). */
 static int add_prefixes(raw_list *r, uint32_t j, const char *low, size_t len) {
   sources src[PREFIX_MAX];
   size_t nsrc[PREFIX_MAX], nch = 0, i = 0;
   if (len == 0) return IFS_OK;   /* found at once, no prefix */
+  size_t skip = prefix_skip(low, len);
+  low += skip;
+  len -= skip;
   while (i < len && nch < PREFIX_MAX) {
     unsigned char c = (unsigned char)low[i];
     if (c < 0x80 && c != 'k') {   /* ASCII but k: itself, and its other case */
@@ -318,7 +353,16 @@ ifs_needle_set *ifs_needle_set_new(const char *text, const ifs_span *span, size_
       return NULL;
     }
   }
-  if (r.n) qsort(r.p, r.n, sizeof *r.p, raw_cmp);
+  if (r.n > 32) {
+    qsort(r.p, r.n, sizeof *r.p, raw_cmp);
+  } else {   /* a few needles: insertion sort, no allocation */
+    for (size_t i = 1; i < r.n; i++) {
+      raw_prefix x = r.p[i];
+      size_t j = i;
+      for (; j > 0 && raw_cmp(&r.p[j - 1], &x) > 0; j--) r.p[j] = r.p[j - 1];
+      r.p[j] = x;
+    }
+  }
   /* distinct prefixes, and distinct (prefix, needle) links */
   size_t np = 0, nl = 0;
   for (size_t i = 0; i < r.n; i++) {
@@ -332,6 +376,7 @@ ifs_needle_set *ifs_needle_set_new(const char *text, const ifs_span *span, size_
     set_needle *nd = &s->needles[j];
     nd->at = span[j].at;
     nd->len = span[j].len;
+    nd->skip = nd->len ? prefix_skip(text + nd->at, nd->len) : 0;
     nd->ascii = (unsigned char)ifs_is_ascii(text + nd->at, nd->len);
   }
   size_t p = 0, l = 0;
@@ -441,11 +486,22 @@ AVX2_TARGET static size_t block_avx2(const tables *t, const unsigned char *h, si
 }
 #endif
 
+/* The vector loop for a chosen level that this CPU has (0: none). */
+static int vector_level(int level) {
+#if IFS_X86_SIMD
+  if (level >= 2 && __builtin_cpu_supports("avx2")) return 2;
+  if (level >= 1 && __builtin_cpu_supports("ssse3")) return 1;
+#endif
+  (void)level;
+  return 0;
+}
+
+/* The vector loop of a level vector_level() gave; level 0 scans nothing. */
 static size_t next_block(const tables *t, const unsigned char *h, size_t n, size_t q,
                          int level, unsigned *bits) {
 #if IFS_X86_SIMD
-  if (level >= 2 && __builtin_cpu_supports("avx2")) return block_avx2(t, h, n, q, bits);
-  if (level >= 1 && __builtin_cpu_supports("ssse3")) return block_ssse3(t, h, n, q, bits);
+  if (level == 2) return block_avx2(t, h, n, q, bits);
+  if (level == 1) return block_ssse3(t, h, n, q, bits);
 #else
   (void)t; (void)h; (void)n; (void)level;
 #endif
@@ -461,7 +517,8 @@ typedef struct search {
   const unsigned char *h;
   size_t n;
   signed char *found;
-  tables t;                      /* the live buckets' tables */
+  const tables *t;               /* the live buckets' tables: the set's, */
+  tables own;                    /* or this copy once a bucket is out */
   uint32_t live[BUCKETS];        /* needles not yet found, per bucket */
   size_t left, work, budget;
   int gave_up;
@@ -469,8 +526,12 @@ typedef struct search {
 
 /* A bucket whose needles are all decided stops passing positions. */
 static void kill_bucket(search *x, unsigned b) {
+  if (x->t != &x->own) {
+    x->own = *x->t;
+    x->t = &x->own;
+  }
   unsigned char keep = (unsigned char)~(1u << (b & 7));
-  for (unsigned i = 0; i < 16; i++) x->t.lo[0][(b >> 3) * 16 + i] &= keep;
+  for (unsigned i = 0; i < 16; i++) x->own.lo[0][(b >> 3) * 16 + i] &= keep;
 }
 
 static void mark_found(search *x, uint32_t j) {
@@ -482,10 +543,22 @@ static void mark_found(search *x, uint32_t j) {
   }
 }
 
+/* The folded key of the len bytes at b (the text holds them). */
+static uint32_t text_key(const unsigned char *b, size_t len) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  if (len == 4) {   /* the common length, in one load */
+    uint32_t w;
+    memcpy(&w, b, 4);
+    return w | 0x20202020u;
+  }
+#endif
+  return fold_key(b, len);
+}
+
 /* The needles whose prefix of len bytes is at q. */
 static void verify_prefix(search *x, size_t q, unsigned len) {
   const ifs_needle_set *s = x->s;
-  uint32_t key = fold_key(x->h + q, len);
+  uint32_t key = text_key(x->h + q, len);
   for (uint32_t at = hash_key(key, len) & s->slot_mask; s->slots[at];
        at = (at + 1) & s->slot_mask) {
     const prefix *p = &s->prefixes[s->slots[at] - 1];
@@ -493,10 +566,10 @@ static void verify_prefix(search *x, size_t q, unsigned len) {
     for (uint32_t li = p->first; li != NO_LINK; li = s->links[li].next) {
       uint32_t j = s->links[li].needle;
       x->work++;
-      if (x->found[j] >= 0) continue;
       const set_needle *nd = &s->needles[j];
-      if (ifs_needle_at(x->needles + nd->at, nd->len, nd->ascii, (const char *)x->h, x->n, q,
-                        &x->work))
+      if (x->found[j] >= 0 || q < nd->skip) continue;
+      if (ifs_needle_at(x->needles + nd->at, nd->len, nd->ascii, (const char *)x->h, x->n,
+                        q - nd->skip, &x->work))
         mark_found(x, j);
     }
     return;
@@ -507,7 +580,7 @@ static void verify_prefix(search *x, size_t q, unsigned len) {
 static void check_at(search *x, size_t q) {
   unsigned lens = x->s->lens;
   if (lens & (lens - 1)) {   /* several lengths: only those of buckets passing q */
-    unsigned m = filter_at(&x->t, x->h, x->n, q);
+    unsigned m = filter_at(x->t, x->h, x->n, q);
     lens = 0;
     for (; m; m &= m - 1) lens |= 1u << x->s->bucket_len[__builtin_ctz(m)];
   }
@@ -518,6 +591,35 @@ static void check_at(search *x, size_t q) {
   if (x->work > x->budget) x->gave_up = 1;
 }
 
+/* The candidates of the block at q (bit i: position q + i). */
+static void check_block(search *x, size_t q, unsigned bits) {
+  for (; bits && x->left && !x->gave_up; bits &= bits - 1)
+    check_at(x, q + (size_t)__builtin_ctz(bits));
+}
+
+/* The positions from q on.  After the vector loop (fewer than BLOCK_READ
+** are left) the vector loop reads a copy padded with zeros: a pad byte lets
+** through at most a candidate that verification turns down.  Else the byte
+** loop. */
+static void search_tail(search *x, size_t q, int level) {
+  size_t rest = x->n - q;
+  if (level > 0 && rest < BLOCK_READ) {
+    unsigned char pad[2 * BLOCK + PREFIX_MAX - 1];
+    memset(pad, 0, sizeof pad);
+    if (rest) memcpy(pad, x->h + q, rest);
+    for (size_t b = 0; b < rest && x->left && !x->gave_up; b += BLOCK) {
+      unsigned bits;
+      b = next_block(x->t, pad, sizeof pad, b, level, &bits);
+      if (!bits || b >= rest) return;
+      if (rest - b < BLOCK) bits &= (1u << (rest - b)) - 1;
+      check_block(x, q + b, bits);
+    }
+    return;
+  }
+  for (; q < x->n && x->left && !x->gave_up; q++)
+    if (filter_at(x->t, x->h, x->n, q)) check_at(x, q);
+}
+
 void ifs_needle_set_find_level(const ifs_needle_set *s, const char *needles, const char *text,
                                size_t n, int ascii, signed char *found, int level) {
   search x;
@@ -526,12 +628,13 @@ void ifs_needle_set_find_level(const ifs_needle_set *s, const char *needles, con
   x.h = (const unsigned char *)text;
   x.n = n;
   x.found = found;
-  x.t = s->t;
+  x.t = &s->t;
   memcpy(x.live, ascii ? s->live_ascii : s->live_all, sizeof x.live);
   x.left = x.work = 0;
   /* every needle may cost a pass of its own after the cap; so may the set */
   x.budget = (4 + s->k) * n + 4096;
   x.gave_up = 0;
+  level = vector_level(level);
   for (size_t j = 0; j < s->k; j++) {
     /* the empty needle is in every text; one without prefixes (a character
     ** nothing lowers to) in none, nor one that is not ASCII in ASCII text */
@@ -541,17 +644,16 @@ void ifs_needle_set_find_level(const ifs_needle_set *s, const char *needles, con
     x.left += found[j] < 0;
   }
   for (unsigned b = 0; b < BUCKETS; b++)
-    if (!x.live[b]) kill_bucket(&x, b);
+    if (!x.live[b] && s->live_all[b]) kill_bucket(&x, b);
   size_t q = 0;
   while (x.left && !x.gave_up) {
     unsigned bits;
-    q = next_block(&x.t, x.h, n, q, level, &bits);
+    q = next_block(x.t, x.h, n, q, level, &bits);
     if (!bits) break;
-    for (; bits && x.left && !x.gave_up; bits &= bits - 1) check_at(&x, q + (size_t)__builtin_ctz(bits));
+    check_block(&x, q, bits);
     q += BLOCK;
   }
-  for (; q < n && x.left && !x.gave_up; q++)
-    if (filter_at(&x.t, x.h, n, q)) check_at(&x, q);
+  if (x.left && !x.gave_up) search_tail(&x, q, level);
   if (x.gave_up) return;   /* the undecided stay -1 */
   for (size_t j = 0; j < s->k; j++)
     if (found[j] < 0) found[j] = 0;
