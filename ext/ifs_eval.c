@@ -25,7 +25,6 @@ typedef struct plan_check {
   int invalid;            /* a limit whose value int() rejects */
   size_t arg_at, arg_len; /* limit in decimal, needle's str(), or pattern */
   size_t low_at, low_len; /* needles: needle.lower() (the argument when equal) */
-  size_t label_at, label_len;   /* fixed labels: must_be_json, regex, bad limits */
   size_t needle_at;       /* needles: the index in the plan's set or needles */
 } plan_check;
 
@@ -69,6 +68,7 @@ typedef struct plan_slot {
 
 struct ifs_evaluator {
   ifs_regex_cache *regex;
+  uint64_t evaluation;    /* counts evaluations: results' labels follow theirs */
   plan_slot *table;       /* open addressing by hash */
   size_t count, bytes;
   uint32_t *seen;         /* SEEN_SLOTS tags of texts seen once */
@@ -82,7 +82,6 @@ struct ifs_evaluator {
   ifs_buf resp_in;        /* response in internal form, when it differs */
   ifs_buf cons_in;        /* constraints in internal form, when they differ */
   ifs_buf resp_lower;     /* resp.lower(), when a needle asks */
-  ifs_buf label;          /* a limit's label being built, internal form */
   ifs_buf scratch;        /* compiling: a needle's str() being lowered */
   ifs_span *spans;        /* compiling: the needles a set is built from */
   signed char *found;     /* a set's answers for the row */
@@ -127,7 +126,6 @@ void ifs_evaluator_free(ifs_evaluator *ev) {
   ifs_buf_free(&ev->resp_in);
   ifs_buf_free(&ev->cons_in);
   ifs_buf_free(&ev->resp_lower);
-  ifs_buf_free(&ev->label);
   ifs_buf_free(&ev->scratch);
   plans_flush(ev);
   ifs_free(ev->table);
@@ -184,19 +182,6 @@ static plan_check *plan_add(ifs_evaluator *ev, ifs_kind kind) {
   return c;
 }
 
-/* Appends the fixed label "{prefix}{arg}{suffix}" of c to the work text. */
-static int plan_label(ifs_evaluator *ev, plan_check *c, const char *prefix, const char *suffix) {
-  ifs_buf *t = &ev->wtext;
-  /* reserved first, so that copying the argument from t cannot move it */
-  if (ifs_buf_reserve(t, strlen(prefix) + c->arg_len + strlen(suffix))) return IFS_NOMEM;
-  c->label_at = t->len;
-  ifs_buf_append_str(t, prefix);
-  ifs_buf_append(t, t->p + c->arg_at, c->arg_len);
-  ifs_buf_append_str(t, suffix);
-  c->label_len = t->len - c->label_at;
-  return t->oom ? IFS_NOMEM : IFS_OK;
-}
-
 /* Appends str() or int() of v to the work text as c's argument. */
 static int plan_arg(ifs_evaluator *ev, plan_check *c, const ifs_jval *v, int as_int) {
   c->arg_at = ev->wtext.len;
@@ -205,10 +190,21 @@ static int plan_arg(ifs_evaluator *ev, plan_check *c, const ifs_jval *v, int as_
   return rc;
 }
 
+/* The value of each known key of a constraints object (NULL: absent), in
+** one pass over its keys. */
+static void known_keys(const ifs_jval *obj, const ifs_jval *vals[IFS_REGEX + 1]) {
+  static const size_t name_len[IFS_REGEX + 1] = {9, 9, 9, 12, 12, 12, 5};
+  for (int k = 0; k <= IFS_REGEX; k++) vals[k] = NULL;
+  for (size_t i = 0; i < obj->count; i++) {
+    const ifs_jval *key = obj->keys[i];
+    for (int k = 0; k <= IFS_REGEX; k++)
+      if (name_len[k] == key->len && memcmp(kind_names[k], key->str, key->len) == 0)
+        vals[k] = obj->items[i];
+  }
+}
+
 /* max_words / min_words / max_chars, when the key is present. */
-static int compile_limit(ifs_evaluator *ev, const ifs_jval *obj, ifs_kind kind) {
-  const char *key = kind_names[kind];
-  const ifs_jval *v = ifs_json_get(obj, key, strlen(key));
+static int compile_limit(ifs_evaluator *ev, const ifs_jval *v, ifs_kind kind) {
   if (!v) return IFS_OK;
   plan_check *c = plan_add(ev, kind);
   if (!c) return IFS_NOMEM;
@@ -218,18 +214,13 @@ static int compile_limit(ifs_evaluator *ev, const ifs_jval *obj, ifs_kind kind) 
     c->invalid = 1;
     ev->wtext.len = c->arg_at;
     c->arg_len = 0;
-    return plan_label(ev, c, key, " (invalid value)");
   }
-  return IFS_OK;   /* its label holds the count: built per row */
+  return IFS_OK;
 }
 
-static int compile_json(ifs_evaluator *ev, const ifs_jval *obj) {
-  const ifs_jval *v = ifs_json_get(obj, "must_be_json", 12);
+static int compile_json(ifs_evaluator *ev, const ifs_jval *v) {
   if (!v || !ifs_py_truthy(v)) return IFS_OK;
-  plan_check *c = plan_add(ev, IFS_MUST_BE_JSON);
-  if (!c) return IFS_NOMEM;
-  c->arg_at = ev->wtext.len;
-  return plan_label(ev, c, "must_be_json", "");
+  return plan_add(ev, IFS_MUST_BE_JSON) ? IFS_OK : IFS_NOMEM;
 }
 
 /* 1 when s is ASCII without capitals: its own lowercase. */
@@ -240,7 +231,7 @@ static int lower_already(const char *s, size_t n) {
 }
 
 /* One needle: its str() for the label and its lowercase for the search
-** (kept only when it differs).  Its label is built per row. */
+** (kept only when it differs). */
 static int compile_needle(ifs_evaluator *ev, const ifs_jval *item, ifs_kind kind) {
   plan_check *c = plan_add(ev, kind);
   if (!c || plan_arg(ev, c, item, 0)) return IFS_NOMEM;
@@ -263,9 +254,7 @@ static int compile_needle(ifs_evaluator *ev, const ifs_jval *item, ifs_kind kind
 }
 
 /* _as_list(): null -> none, array -> each element, anything else -> one. */
-static int compile_needles(ifs_evaluator *ev, const ifs_jval *obj, ifs_kind kind) {
-  const char *key = kind_names[kind];
-  const ifs_jval *v = ifs_json_get(obj, key, strlen(key));
+static int compile_needles(ifs_evaluator *ev, const ifs_jval *v, ifs_kind kind) {
   if (!v || v->type == IFS_JNULL) return IFS_OK;
   if (v->type != IFS_JARR) return compile_needle(ev, v, kind);
   for (size_t i = 0; i < v->count; i++) {
@@ -275,12 +264,10 @@ static int compile_needles(ifs_evaluator *ev, const ifs_jval *obj, ifs_kind kind
   return IFS_OK;
 }
 
-static int compile_regex(ifs_evaluator *ev, const ifs_jval *obj) {
-  const ifs_jval *v = ifs_json_get(obj, "regex", 5);
+static int compile_regex(ifs_evaluator *ev, const ifs_jval *v) {
   if (!v || !ifs_py_truthy(v)) return IFS_OK;
   plan_check *c = plan_add(ev, IFS_REGEX);
-  if (!c || plan_arg(ev, c, v, 0)) return IFS_NOMEM;
-  return plan_label(ev, c, "regex /", "/");   /* a suffix may follow per row */
+  return !c || plan_arg(ev, c, v, 0) ? IFS_NOMEM : IFS_OK;
 }
 
 static int is_needle(const plan_check *c) {
@@ -354,12 +341,14 @@ static int compile_plan(ifs_evaluator *ev, const char *cons, size_t cn) {
                                         : IFS_SCORED;
   rc = IFS_OK;
   if (v == IFS_SCORED) {
+    const ifs_jval *vals[IFS_REGEX + 1];
+    known_keys(c, vals);
     for (int k = IFS_MAX_WORDS; k <= IFS_MAX_CHARS && !rc; k++)
-      rc = compile_limit(ev, c, (ifs_kind)k);
-    if (!rc) rc = compile_json(ev, c);
-    if (!rc) rc = compile_needles(ev, c, IFS_MUST_INCLUDE);
-    if (!rc) rc = compile_needles(ev, c, IFS_MUST_EXCLUDE);
-    if (!rc) rc = compile_regex(ev, c);
+      rc = compile_limit(ev, vals[k], (ifs_kind)k);
+    if (!rc) rc = compile_json(ev, vals[IFS_MUST_BE_JSON]);
+    if (!rc) rc = compile_needles(ev, vals[IFS_MUST_INCLUDE], IFS_MUST_INCLUDE);
+    if (!rc) rc = compile_needles(ev, vals[IFS_MUST_EXCLUDE], IFS_MUST_EXCLUDE);
+    if (!rc) rc = compile_regex(ev, vals[IFS_REGEX]);
     if (!rc && ev->wn == 0) v = IFS_NO_RECOGNIZED;
   }
   ifs_arena_reset(&ev->arena);
@@ -513,43 +502,24 @@ static int read_response(ifs_evaluator *ev, row *w, const char *resp, size_t rn)
   return IFS_OK;
 }
 
-/* Appends a check whose label is already in r->labels from label_at on. */
-static int push_check(ifs_result *r, ifs_kind kind, int ok, size_t label_at) {
-  if (r->labels.oom) return IFS_NOMEM;
+/* Appends the outcome of plan check c; got is what its label reports (a
+** count, or the regex search's answer).  Labels come later, if asked. */
+static int add_check(ifs_result *r, const plan *pl, const plan_check *c, int ok, size_t got) {
   if (r->total == r->cap) {
     size_t cap = r->cap ? r->cap * 2 : 8;
-    ifs_check *c = ifs_realloc(r->checks, cap * sizeof *c);
-    if (!c) return IFS_NOMEM;
-    r->checks = c;
+    ifs_check *k = ifs_realloc(r->checks, cap * sizeof *k);
+    if (!k) return IFS_NOMEM;
+    r->checks = k;
     r->cap = cap;
   }
-  ifs_check *c = &r->checks[r->total++];
-  c->kind = kind;
-  c->ok = ok;
-  c->label_at = label_at;
-  c->label_len = r->labels.len - label_at;
+  ifs_check *k = &r->checks[r->total++];
+  k->kind = c->kind;
+  k->ok = ok;
+  k->label_at = k->label_len = 0;
+  k->from = (size_t)(c - pl->checks);
+  k->got = got;
   r->passed += ok != 0;
   return IFS_OK;
-}
-
-/* Appends a check whose label is lb (internal form). */
-static int add_check(ifs_result *r, ifs_kind kind, int ok, const char *lb, size_t ln) {
-  size_t at = r->labels.len;
-  if (ifs_buf_append(&r->labels, lb, ln)) return IFS_NOMEM;
-  return push_check(r, kind, ok, at);
-}
-
-static int add_fixed(ifs_result *r, const plan *pl, const plan_check *c, int ok) {
-  return add_check(r, c->kind, ok, pl->text + c->label_at, c->label_len);
-}
-
-/* A needle's check, labelled "must_include '{needle}'" (or must_exclude). */
-static int add_needle_check(ifs_result *r, const plan *pl, const plan_check *c, int ok) {
-  size_t at = r->labels.len;
-  ifs_buf_append(&r->labels, c->kind == IFS_MUST_INCLUDE ? "must_include '" : "must_exclude '", 14);
-  ifs_buf_append(&r->labels, pl->text + c->arg_at, c->arg_len);
-  ifs_buf_append_char(&r->labels, '\'');
-  return push_check(r, c->kind, ok, at);
 }
 
 static void count_response(row *w) {
@@ -558,23 +528,12 @@ static void count_response(row *w) {
   w->have_counts = 1;
 }
 
-static int run_limit(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl,
-                     const plan_check *c) {
-  if (c->invalid) return add_fixed(r, pl, c, 0);
+static int run_limit(ifs_result *r, row *w, const plan *pl, const plan_check *c) {
+  if (c->invalid) return add_check(r, pl, c, 0, 0);
   count_response(w);
   size_t got = c->kind == IFS_MAX_CHARS ? w->chars : w->words;
-  const char *limit = pl->text + c->arg_at;
-  int cmp = ifs_int_cmp(limit, c->arg_len, got);   /* limit vs got */
-  int ok = c->kind == IFS_MIN_WORDS ? cmp <= 0 : cmp >= 0;
-  ifs_buf *lb = &ev->label;
-  ifs_buf_clear(lb);
-  ifs_buf_append_str(lb, kind_names[c->kind]);
-  ifs_buf_append_str(lb, c->kind == IFS_MIN_WORDS ? ">=" : "<=");
-  ifs_buf_append(lb, limit, c->arg_len);
-  ifs_buf_append_str(lb, " (got ");
-  ifs_buf_append_u64(lb, got);
-  ifs_buf_append_char(lb, ')');
-  return lb->oom ? IFS_NOMEM : add_check(r, c->kind, ok, lb->p, lb->len);
+  int cmp = ifs_int_cmp(pl->text + c->arg_at, c->arg_len, got);   /* limit vs got */
+  return add_check(r, pl, c, c->kind == IFS_MIN_WORDS ? cmp <= 0 : cmp >= 0, got);
 }
 
 void ifs_strip_fences(const char *s, size_t n, size_t *start, size_t *end) {
@@ -614,7 +573,7 @@ static int run_json(ifs_result *r, row *w, const plan *pl, const plan_check *c) 
   ifs_strip_fences(w->resp, w->rn, &a, &b);
   ifs_status rc = ifs_json_valid(w->resp + a, b - a);
   if (rc == IFS_NOMEM) return IFS_NOMEM;
-  return add_fixed(r, pl, c, rc == IFS_OK);
+  return add_check(r, pl, c, rc == IFS_OK, 0);
 }
 
 /* resp.lower(), made once per row when a needle needs it. */
@@ -664,23 +623,18 @@ static int run_needle(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl,
   } else if (c->low_len && needle_in_response(ev, w, &pl->needles[c->needle_at], &found)) {
     return IFS_NOMEM;
   }
-  return add_needle_check(r, pl, c, c->kind == IFS_MUST_INCLUDE ? found : !found);
+  return add_check(r, pl, c, c->kind == IFS_MUST_INCLUDE ? found : !found, 0);
 }
 
 static int run_regex(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl,
                      const plan_check *c) {
   const char *pat = pl->text + c->arg_at;
-  int matched;
+  int matched = 0;
   ifs_status rc = w->strict_utf8
       ? ifs_regex_search_utf8(ev->regex, pat, c->arg_len, w->resp, w->rn, &matched)
       : ifs_regex_search(ev->regex, pat, c->arg_len, w->resp, w->rn, &matched);
   if (rc == IFS_NOMEM) return IFS_NOMEM;
-  if (rc == IFS_OK) return add_fixed(r, pl, c, matched);
-  ifs_buf *lb = &ev->label;
-  ifs_buf_clear(lb);
-  ifs_buf_append(lb, pl->text + c->label_at, c->label_len);
-  ifs_buf_append_str(lb, rc == IFS_INVALID ? " (invalid pattern)" : " (match limit exceeded)");
-  return lb->oom ? IFS_NOMEM : add_check(r, IFS_REGEX, 0, lb->p, lb->len);
+  return add_check(r, pl, c, rc == IFS_OK && matched, (size_t)rc);
 }
 
 static int run_plan(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl) {
@@ -689,7 +643,7 @@ static int run_plan(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl) {
     const plan_check *c = &pl->checks[i];
     switch (c->kind) {
       case IFS_MAX_WORDS: case IFS_MIN_WORDS: case IFS_MAX_CHARS:
-        rc = run_limit(ev, r, w, pl, c);
+        rc = run_limit(r, w, pl, c);
         break;
       case IFS_MUST_BE_JSON: rc = run_json(r, w, pl, c); break;
       case IFS_MUST_INCLUDE: case IFS_MUST_EXCLUDE: rc = run_needle(ev, r, w, pl, c); break;
@@ -697,6 +651,37 @@ static int run_plan(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl) {
     }
   }
   return rc;
+}
+
+/* The label of check k, appended to r->labels. */
+static void append_label(ifs_result *r, const plan *pl, const ifs_check *k) {
+  ifs_buf *b = &r->labels;
+  const plan_check *c = &pl->checks[k->from];
+  const char *arg = pl->text + c->arg_at;
+  switch (c->kind) {
+    case IFS_MAX_WORDS: case IFS_MIN_WORDS: case IFS_MAX_CHARS:
+      ifs_buf_append_str(b, kind_names[c->kind]);
+      if (c->invalid) { ifs_buf_append_str(b, " (invalid value)"); break; }
+      ifs_buf_append_str(b, c->kind == IFS_MIN_WORDS ? ">=" : "<=");
+      ifs_buf_append(b, arg, c->arg_len);
+      ifs_buf_append_str(b, " (got ");
+      ifs_buf_append_u64(b, k->got);
+      ifs_buf_append_char(b, ')');
+      break;
+    case IFS_MUST_BE_JSON: ifs_buf_append_str(b, "must_be_json"); break;
+    case IFS_MUST_INCLUDE: case IFS_MUST_EXCLUDE:
+      ifs_buf_append_str(b, c->kind == IFS_MUST_INCLUDE ? "must_include '" : "must_exclude '");
+      ifs_buf_append(b, arg, c->arg_len);
+      ifs_buf_append_char(b, '\'');
+      break;
+    case IFS_REGEX:
+      ifs_buf_append_str(b, "regex /");
+      ifs_buf_append(b, arg, c->arg_len);
+      ifs_buf_append_char(b, '/');
+      if (k->got == IFS_INVALID) ifs_buf_append_str(b, " (invalid pattern)");
+      if (k->got == IFS_LIMIT) ifs_buf_append_str(b, " (match limit exceeded)");
+      break;
+  }
 }
 
 static int build_reason(ifs_result *r) {
@@ -722,37 +707,68 @@ static int build_reason(ifs_result *r) {
   return b->oom ? IFS_NOMEM : IFS_OK;
 }
 
-static int inconclusive(ifs_result *r, ifs_verdict v) {
+static int inconclusive_reason(ifs_result *r) {
   static const char *const reasons[] = {
     [IFS_NO_CONSTRAINTS] = "no constraints specified \xE2\x80\x94 cannot score",
     [IFS_BAD_JSON] = "invalid constraints JSON \xE2\x80\x94 cannot score",
     [IFS_NOT_OBJECT] = "constraints must be a JSON object \xE2\x80\x94 cannot score",
     [IFS_NO_RECOGNIZED] = "no recognized constraints \xE2\x80\x94 cannot score",
   };
-  r->verdict = v;
-  return ifs_buf_append_str(&r->reason, reasons[v]);
+  return ifs_buf_append_str(&r->reason, reasons[r->verdict]);
 }
 
-static void result_reset(ifs_result *r) {
+static void result_reset(ifs_result *r, const ifs_evaluator *ev) {
   r->verdict = IFS_SCORED;
   r->passed = r->total = 0;
   r->score = 0;
+  r->explained = 0;
+  r->plan = NULL;
+  r->evaluation = ev->evaluation;
   ifs_buf_clear(&r->labels);
   ifs_buf_clear(&r->reason);
 }
 
-ifs_status ifs_evaluate(ifs_evaluator *ev, const char *resp, size_t rn,
-                 const char *cons, size_t cn, ifs_result *r) {
-  result_reset(r);
-  if (!cons) return inconclusive(r, IFS_NO_CONSTRAINTS);
+ifs_status ifs_evaluate_scores(ifs_evaluator *ev, const char *resp, size_t rn,
+                               const char *cons, size_t cn, ifs_result *r) {
+  ev->evaluation++;
+  result_reset(r, ev);
+  if (!cons) { r->verdict = IFS_NO_CONSTRAINTS; return IFS_OK; }
   const plan *pl = get_plan(ev, cons, cn);
   if (!pl) return IFS_NOMEM;
-  if (pl->verdict != IFS_SCORED) return inconclusive(r, pl->verdict);
+  r->plan = pl;
+  if (pl->verdict != IFS_SCORED) { r->verdict = pl->verdict; return IFS_OK; }
   row w = {0};
   if (!resp) { resp = ""; rn = 0; }
   if (read_response(ev, &w, resp, rn)) return IFS_NOMEM;
   int rc = run_plan(ev, r, &w, pl);
   if (rc) return rc;
   r->score = (double)r->passed / (double)r->total;
-  return build_reason(r);
+  return IFS_OK;
+}
+
+ifs_status ifs_result_explain(ifs_evaluator *ev, ifs_result *r) {
+  if (r->explained) return IFS_OK;
+  if (!r->evaluation || r->evaluation != ev->evaluation) return IFS_INVALID;
+  ifs_buf_clear(&r->labels);
+  ifs_buf_clear(&r->reason);
+  if (r->verdict != IFS_SCORED) {
+    if (inconclusive_reason(r)) return IFS_NOMEM;
+    r->explained = 1;
+    return IFS_OK;
+  }
+  for (size_t i = 0; i < r->total; i++) {
+    ifs_check *k = &r->checks[i];
+    k->label_at = r->labels.len;
+    append_label(r, r->plan, k);
+    k->label_len = r->labels.len - k->label_at;
+  }
+  if (r->labels.oom || build_reason(r)) return IFS_NOMEM;
+  r->explained = 1;
+  return IFS_OK;
+}
+
+ifs_status ifs_evaluate(ifs_evaluator *ev, const char *resp, size_t rn,
+                 const char *cons, size_t cn, ifs_result *r) {
+  ifs_status rc = ifs_evaluate_scores(ev, resp, rn, cons, cn, r);
+  return rc ? rc : ifs_result_explain(ev, r);
 }

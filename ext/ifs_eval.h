@@ -5,6 +5,10 @@
 **
 ** An ifs_evaluator holds what is reused from row to row on one
 ** connection: the compiled-regex cache and scratch buffers.
+**
+** A score needs no labels: ifs_evaluate_scores() leaves the labels and the
+** reason to ifs_result_explain(), which builds them from the evaluator's
+** compiled constraints while it has evaluated nothing since.
 */
 #ifndef IFS_EVAL_H
 #define IFS_EVAL_H
@@ -29,6 +33,8 @@ typedef struct ifs_check {
   ifs_kind kind;
   int ok;
   size_t label_at, label_len;   /* in ifs_result.labels */
+  size_t from;                  /* for labels: the compiled check, */
+  size_t got;                   /* and the count or the regex answer */
 } ifs_check;
 
 typedef struct ifs_result {
@@ -39,6 +45,9 @@ typedef struct ifs_result {
   size_t cap;
   ifs_buf labels;               /* every label, back to back, internal UTF-8 */
   ifs_buf reason;               /* the reason string, internal UTF-8 */
+  int explained;                /* labels and reason are built */
+  const void *plan;             /* what they are built from, */
+  uint64_t evaluation;          /* valid during this evaluation of the evaluator */
 } ifs_result;
 
 typedef struct ifs_evaluator ifs_evaluator;
@@ -54,6 +63,16 @@ void ifs_result_free(ifs_result *r);
 ** NULL.  IFS_OK with *r filled, or IFS_NOMEM. */
 ifs_status ifs_evaluate(ifs_evaluator *ev, const char *resp, size_t rn,
                  const char *cons, size_t cn, ifs_result *r);
+
+/* The same without labels and reason (verdict, score, passed, total and
+** each check's kind and ok are filled). */
+ifs_status ifs_evaluate_scores(ifs_evaluator *ev, const char *resp, size_t rn,
+                               const char *cons, size_t cn, ifs_result *r);
+
+/* Builds the labels and the reason of a result of ev, if not built yet:
+** IFS_OK, IFS_NOMEM, or IFS_INVALID when ev has evaluated another row since
+** (what they are built from is gone: evaluate again). */
+ifs_status ifs_result_explain(ifs_evaluator *ev, ifs_result *r);
 
 /* The kind's name as if_checks shows it ("max_words", ...). */
 const char *ifs_kind_name(ifs_kind k);

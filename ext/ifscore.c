@@ -119,9 +119,10 @@ static int memo_store(memo *m, const char *resp, size_t rn, const char *cons, si
   return IFS_OK;
 }
 
-/* Evaluates (argv[0], argv[1]) into c->res, or reuses the memo; 0 on
+/* Evaluates (argv[0], argv[1]) into c->res, or reuses the memo; with its
+** labels and reason when explain is set (a score needs neither).  0 on
 ** success, else the SQL error is already set. */
-static int evaluate_args(sqlite3_context *ctx, sqlite3_value **argv) {
+static int evaluate_args(sqlite3_context *ctx, sqlite3_value **argv, int explain) {
   ifs_conn *c = sqlite3_user_data(ctx);
   const char *resp, *cons;
   size_t rn, cn;
@@ -129,10 +130,20 @@ static int evaluate_args(sqlite3_context *ctx, sqlite3_value **argv) {
     sqlite3_result_error_nomem(ctx);
     return 1;
   }
-  if (memo_hit(&c->last, resp, rn, cons, cn)) return 0;
+  if (memo_hit(&c->last, resp, rn, cons, cn)) {
+    /* the labels can be built while the evaluator has done nothing since
+    ** (if_checks uses it too); else the row is evaluated again */
+    ifs_status rc = explain ? ifs_result_explain(c->ev, &c->res) : IFS_OK;
+    if (rc == IFS_OK) return 0;
+    if (rc == IFS_NOMEM) {
+      sqlite3_result_error_nomem(ctx);
+      return 1;
+    }
+  }
   c->last.valid = 0;
-  if (ifs_evaluate(c->ev, resp, rn, cons, cn, &c->res) != IFS_OK ||
-      memo_store(&c->last, resp, rn, cons, cn) != IFS_OK) {
+  ifs_status rc = explain ? ifs_evaluate(c->ev, resp, rn, cons, cn, &c->res)
+                   : ifs_evaluate_scores(c->ev, resp, rn, cons, cn, &c->res);
+  if (rc != IFS_OK || memo_store(&c->last, resp, rn, cons, cn) != IFS_OK) {
     c->last.valid = 0;
     sqlite3_result_error_nomem(ctx);
     return 1;
@@ -155,7 +166,7 @@ static void result_internal(sqlite3_context *ctx, const char *p, size_t n, ifs_b
 
 static void fn_score(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc;
-  if (evaluate_args(ctx, argv)) return;
+  if (evaluate_args(ctx, argv, 0)) return;
   ifs_conn *c = sqlite3_user_data(ctx);
   if (c->res.verdict == IFS_SCORED) sqlite3_result_double(ctx, c->res.score);
   else sqlite3_result_null(ctx);
@@ -163,7 +174,7 @@ static void fn_score(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 
 static void fn_reason(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc;
-  if (evaluate_args(ctx, argv)) return;
+  if (evaluate_args(ctx, argv, 1)) return;
   ifs_conn *c = sqlite3_user_data(ctx);
   result_internal(ctx, c->res.reason.p, c->res.reason.len, &c->out);
 }
@@ -179,7 +190,7 @@ static void fn_pass(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     }
     threshold = sqlite3_value_double(argv[2]);
   }
-  if (evaluate_args(ctx, argv)) return;
+  if (evaluate_args(ctx, argv, 0)) return;
   ifs_conn *c = sqlite3_user_data(ctx);
   if (c->res.verdict == IFS_SCORED) sqlite3_result_int(ctx, c->res.score >= threshold);
   else sqlite3_result_null(ctx);
@@ -212,7 +223,7 @@ static int append_json_string(ifs_buf *out, const char *s, size_t n) {
 /* if_eval: the reference's return value as a JSON object. */
 static void fn_eval(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc;
-  if (evaluate_args(ctx, argv)) return;
+  if (evaluate_args(ctx, argv, 1)) return;
   ifs_conn *c = sqlite3_user_data(ctx);
   ifs_buf *out = &c->out;
   ifs_buf_clear(out);
