@@ -665,14 +665,88 @@ int ifs_utf8_is_valid(const char *s, size_t n) {
   return sc.valid;
 }
 
-void ifs_count(const char *s, size_t n, size_t *words, size_t *chars) {
 #if IFS_X86_SIMD
-  if (n >= 16 && simd_ok()) { count_ssse3((const unsigned char *)s, n, words, chars); return; }
+/* The same count 32 bytes at a time with AVX2. */
+AVX2_TARGET static void count_avx2(const unsigned char *u, size_t n, size_t *words_out,
+                                   size_t *chars_out) {
+  size_t words = 0, cont = 0;
+  uint32_t prev_word = 0, carried_space = 0;
+  const __m256i c08 = _mm256_set1_epi8(0x08), c0e = _mm256_set1_epi8(0x0E),
+                c1b = _mm256_set1_epi8(0x1B), c21 = _mm256_set1_epi8(0x21),
+                cc2 = _mm256_set1_epi8((char)0xC2), ce1 = _mm256_set1_epi8((char)0xE1),
+                ce3 = _mm256_set1_epi8((char)0xE3), c40 = _mm256_set1_epi8(-64);
+  for (size_t i = 0; i < n; i += 32) {
+    __m256i in;
+    unsigned char pad[32];
+    if (n - i >= 32) {
+      in = _mm256_loadu_si256((const __m256i *)(const void *)(u + i));
+    } else {   /* the tail, padded with spaces: no words, no continuation */
+      memset(pad, ' ', sizeof pad);
+      memcpy(pad, u + i, n - i);
+      in = _mm256_loadu_si256((const __m256i *)(const void *)pad);
+    }
+    __m256i sp = _mm256_or_si256(
+        _mm256_and_si256(_mm256_cmpgt_epi8(in, c08), _mm256_cmpgt_epi8(c0e, in)),
+        _mm256_and_si256(_mm256_cmpgt_epi8(in, c1b), _mm256_cmpgt_epi8(c21, in)));
+    uint32_t space = (uint32_t)_mm256_movemask_epi8(sp) | carried_space;
+    carried_space = 0;
+    /* leads C2, E1, E2, E3 (E1..E3: a signed range) */
+    __m256i leads = _mm256_or_si256(
+        _mm256_cmpeq_epi8(in, cc2),
+        _mm256_and_si256(_mm256_cmpgt_epi8(in, _mm256_sub_epi8(ce1, _mm256_set1_epi8(1))),
+                         _mm256_cmpgt_epi8(_mm256_add_epi8(ce3, _mm256_set1_epi8(1)), in)));
+    uint32_t lead_bits = (uint32_t)_mm256_movemask_epi8(leads);
+    while (lead_bits) {
+      unsigned k = (unsigned)__builtin_ctz(lead_bits);
+      lead_bits &= lead_bits - 1;
+      if (i + k < n && nonascii_space_at(u, n, i + k)) {
+        uint64_t bits = (uint64_t)(u[i + k] == 0xC2 ? 3u : 7u) << k;
+        space |= (uint32_t)bits;
+        carried_space |= (uint32_t)(bits >> 32);
+      }
+    }
+    /* continuation bytes 80..BF are the signed bytes below -64 */
+    uint32_t cont_bits = (uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(c40, in));
+    cont += (size_t)__builtin_popcount(cont_bits);
+    uint32_t word = ~space;
+    words += (size_t)__builtin_popcount(word & ~((word << 1) | prev_word));
+    prev_word = word >> 31;
+  }
+  *words_out = words;
+  *chars_out = n - cont;
+}
+#endif
+
+static void count_level(const char *s, size_t n, size_t *words, size_t *chars, int level) {
+#if IFS_X86_SIMD
+  if (level >= 2 && n >= 32 && avx2_ok()) {
+    count_avx2((const unsigned char *)s, n, words, chars);
+    return;
+  }
+  if (level >= 1 && n >= 16 && simd_ok()) {
+    count_ssse3((const unsigned char *)s, n, words, chars);
+    return;
+  }
 #elif IFS_NEON
-  if (n >= 16) { count_neon((const unsigned char *)s, n, words, chars); return; }
+  if (level >= 1 && n >= 16) {
+    count_neon((const unsigned char *)s, n, words, chars);
+    return;
+  }
+#else
+  (void)level;
 #endif
   ifs_count_bytes(s, n, words, chars);
 }
+
+void ifs_count(const char *s, size_t n, size_t *words, size_t *chars) {
+  count_level(s, n, words, chars, 2);
+}
+
+#ifdef IFS_TESTING
+void ifs_test_count_level(const char *s, size_t n, size_t *words, size_t *chars, int level) {
+  count_level(s, n, words, chars, level);
+}
+#endif
 
 size_t ifs_count_words(const char *s, size_t n) {
   size_t words, chars;
