@@ -36,6 +36,7 @@ typedef struct plan {
   uint64_t hash;
   ifs_verdict verdict;    /* IFS_SCORED: run the checks */
   size_t n, nn, kn, tn;   /* checks, needle checks, key and text bytes */
+  size_t n_include;       /* of the needle checks, those of must_include */
   plan_check *checks;
   ifs_needle *needles;    /* each needle's search, when there is no set */
   const char *key;        /* the constraints bytes as given */
@@ -44,18 +45,23 @@ typedef struct plan {
 } plan;
 
 /* From this many needles on, a plan searches for them all in one pass
-** (ifs_needle_set.h) rather than one pass each. */
+** (ifs_needle_set.h) rather than one pass each: a kept plan from 4, a plan
+** used once (a text seen for the first time) from 8, as building a set
+** for a few needles costs more than it saves in one row. */
 #define SET_MIN_NEEDLES 4
+#define SET_MIN_NEEDLES_ONCE 8
 
 /* The plan cache: eval tables repeat each case's constraints once per run
 ** or model, so it holds thousands; when full (count or bytes) it is
 ** emptied at once, which keeps it simple and its memory bounded.  A text
 ** is kept only when it comes back: the first time, its plan is used from
 ** the work buffers and dropped, so a table whose every row has its own
-** constraints pays for no copies (seen[] holds a 32-bit tag of the hash
-** of recent first sightings, one slot per hash value modulo SEEN_SLOTS). */
+** constraints pays for no copies.  seen[] remembers recent first sightings
+** as 32-bit tags of their hashes, SEEN_WAYS to a set of SEEN_SETS; a new
+** tag replaces one at random, so that texts sharing a set that come back
+** in turn cannot keep pushing each other out. */
 #define PLAN_MAX 4096                       /* plans; the table has twice as many slots */
-#define PLAN_BYTES ((size_t)16 << 20)       /* total size of the plans */
+#define PLAN_BYTES ((size_t)32 << 20)       /* total size of the plans */
 #define PLAN_KEEP_BYTES ((size_t)256 << 10) /* a bigger plan is not kept */
 
 /* A table slot holds the hash too, so that probing touches no plan. */
@@ -64,14 +70,16 @@ typedef struct plan_slot {
   plan *pl;
 } plan_slot;
 #define PLAN_TABLE (2 * PLAN_MAX)
-#define SEEN_SLOTS 4096
+#define SEEN_SETS 4096
+#define SEEN_WAYS 4
 
 struct ifs_evaluator {
   ifs_regex_cache *regex;
   uint64_t evaluation;    /* counts evaluations: results' labels follow theirs */
   plan_slot *table;       /* open addressing by hash */
   size_t count, bytes;
-  uint32_t *seen;         /* SEEN_SLOTS tags of texts seen once */
+  uint32_t *seen;         /* SEEN_SETS sets of tags of texts seen once */
+  uint32_t seen_rng;      /* xorshift state choosing the tag replaced */
   plan_check *wchecks;    /* compiling: the checks, */
   size_t wn, wcap;
   ifs_needle *wneedles;   /* the needles' searches, */
@@ -95,7 +103,6 @@ typedef struct row {
   const char *resp;
   size_t rn;
   int have_counts, have_lower;
-  int have_set;           /* ev->found holds the plan's set's answers */
   int plain_lower;        /* no U+0130 / U+03A3: needles searched directly */
   int ascii;              /* resp is pure ASCII */
   int strict_utf8;        /* resp arrived as strict UTF-8 (no surrogates) */
@@ -274,10 +281,9 @@ static int is_needle(const plan_check *c) {
   return c->kind == IFS_MUST_INCLUDE || c->kind == IFS_MUST_EXCLUDE;
 }
 
-/* Points the needles' searches of a plan without a set at its text (once
-** the text stays put). */
+/* Points the needles' searches of a kept plan without a set at its text
+** (once the text stays put). */
 static void plan_init_needles(plan *pl) {
-  if (pl->set) return;
   for (size_t i = 0; i < pl->n; i++) {
     const plan_check *c = &pl->checks[i];
     if (is_needle(c) && c->low_len)
@@ -285,29 +291,46 @@ static void plan_init_needles(plan *pl) {
   }
 }
 
-/* The needles of the work plan: a set when they are many (and room for its
-** answers), else a search each. */
-static int plan_prepare_needles(ifs_evaluator *ev) {
+static ifs_status plan_build_set(ifs_evaluator *ev, const plan *pl, size_t min,
+                                 ifs_needle_set **set);
+
+/* The needles of the work plan: a set when they are many, else a search
+** each, prepared when first used (a zeroed ifs_needle has len 0: not
+** prepared yet). */
+static ifs_status plan_prepare_needles(ifs_evaluator *ev) {
   plan *w = &ev->work;
   ifs_needle_set_free(w->set);
   w->set = NULL;
   w->needles = NULL;
   size_t k = 0;
-  for (size_t i = 0; i < w->n; i++)
-    if (is_needle(&w->checks[i])) w->checks[i].needle_at = k++;
+  w->n_include = 0;
+  for (size_t i = 0; i < w->n; i++) {
+    if (!is_needle(&w->checks[i])) continue;
+    w->checks[i].needle_at = k++;
+    w->n_include += w->checks[i].kind == IFS_MUST_INCLUDE;
+  }
   w->nn = k;
   if (k == 0) return IFS_OK;
-  if (k < SET_MIN_NEEDLES) {
-    if (k > ev->wneedles_cap) {
-      ifs_needle *nd = ifs_realloc(ev->wneedles, k * sizeof *nd);
-      if (!nd) return IFS_NOMEM;
-      ev->wneedles = nd;
-      ev->wneedles_cap = k;
-    }
-    w->needles = ev->wneedles;
-    plan_init_needles(w);
-    return IFS_OK;
+  if (plan_build_set(ev, w, SET_MIN_NEEDLES_ONCE, &w->set)) return IFS_NOMEM;
+  if (w->set) return IFS_OK;
+  if (k > ev->wneedles_cap) {
+    ifs_needle *nd = ifs_realloc(ev->wneedles, k * sizeof *nd);
+    if (!nd) return IFS_NOMEM;
+    ev->wneedles = nd;
+    ev->wneedles_cap = k;
   }
+  w->needles = ev->wneedles;
+  memset(w->needles, 0, k * sizeof *w->needles);
+  return IFS_OK;
+}
+
+/* The set of a plan with at least min needles (and room for its answers);
+** NULL and IFS_OK for fewer. */
+static ifs_status plan_build_set(ifs_evaluator *ev, const plan *pl, size_t min,
+                                 ifs_needle_set **set) {
+  *set = NULL;
+  size_t k = pl->nn;
+  if (k < min || pl->tn > UINT32_MAX) return IFS_OK;   /* (a set's offsets are 32-bit) */
   if (k > ev->needles_cap) {
     ifs_span *sp = ifs_realloc(ev->spans, k * sizeof *sp);
     if (sp) ev->spans = sp;
@@ -316,14 +339,14 @@ static int plan_prepare_needles(ifs_evaluator *ev) {
     ev->found = f;
     ev->needles_cap = k;
   }
-  for (size_t i = 0; i < w->n; i++) {
-    const plan_check *c = &w->checks[i];
+  for (size_t i = 0; i < pl->n; i++) {
+    const plan_check *c = &pl->checks[i];
     if (!is_needle(c)) continue;
     ev->spans[c->needle_at].at = c->low_at;
     ev->spans[c->needle_at].len = c->low_len;
   }
-  w->set = ifs_needle_set_new(w->text, ev->spans, k);
-  return w->set ? IFS_OK : IFS_NOMEM;
+  *set = ifs_needle_set_new(pl->text, ev->spans, k);
+  return *set ? IFS_OK : IFS_NOMEM;
 }
 
 /* Parses the constraints (internal form) into ev->work: the checks in the
@@ -373,21 +396,32 @@ static size_t checks_offset(size_t kn) {
 
 static size_t block_size(const plan *pl, size_t kn) {
   return checks_offset(kn) + pl->n * sizeof(plan_check) +
-         (pl->needles ? pl->nn * sizeof(ifs_needle) : 0) + pl->tn;
+         (pl->set ? 0 : pl->nn * sizeof(ifs_needle)) + pl->tn;
 }
 
 static size_t plan_size(const plan *pl, size_t kn) {
   return block_size(pl, kn) + ifs_needle_set_bytes(pl->set);
 }
 
-/* A copy of ev->work with its key, in one allocation; the work plan's
-** needle set moves to it (it holds offsets into the text, not pointers). */
+/* A copy of ev->work with its key, in one allocation, and its needle set
+** (the work plan's, which holds offsets into the text, not pointers, or
+** one built now) or needles' searches. */
 static plan *plan_freeze(ifs_evaluator *ev, uint64_t h, const char *cons, size_t cn) {
   plan *w = &ev->work;
+  ifs_needle_set *set = w->set;
+  if (!set && plan_build_set(ev, w, SET_MIN_NEEDLES, &set)) return NULL;
+  ifs_needle_set *had = w->set;
+  w->set = set;
   char *block = ifs_malloc(block_size(w, cn));
-  if (!block) return NULL;
+  w->set = had;
+  if (!block) {
+    if (set != had) ifs_needle_set_free(set);
+    return NULL;
+  }
+  w->set = NULL;   /* it moves to the copy */
   plan *pl = (plan *)(void *)block;
   *pl = *w;
+  pl->set = set;
   pl->hash = h;
   char *key = block + sizeof(plan);
   memcpy(key, cons, cn);
@@ -396,14 +430,14 @@ static plan *plan_freeze(ifs_evaluator *ev, uint64_t h, const char *cons, size_t
   pl->checks = (plan_check *)(void *)(block + checks_offset(cn));
   if (w->n) memcpy(pl->checks, w->checks, w->n * sizeof(plan_check));   /* none: NULL */
   char *text = (char *)(pl->checks + w->n);
-  if (w->needles) {
+  pl->needles = NULL;
+  if (!set && w->nn) {
     pl->needles = (ifs_needle *)(void *)text;
     text += w->nn * sizeof(ifs_needle);
   }
   memcpy(text, w->text, w->tn);
   pl->text = text;
-  plan_init_needles(pl);
-  w->set = NULL;
+  if (pl->needles) plan_init_needles(pl);
   return pl;
 }
 
@@ -444,14 +478,27 @@ static int plans_insert(ifs_evaluator *ev, plan *pl) {
 ** remembers it and says 0.  A tag shared by two texts only caches early. */
 static int seen_before(ifs_evaluator *ev, uint64_t h, int *nomem) {
   if (!ev->seen) {
-    ev->seen = ifs_malloc(SEEN_SLOTS * sizeof *ev->seen);
+    ev->seen = ifs_malloc(SEEN_WAYS * SEEN_SETS * sizeof *ev->seen);
     if (!ev->seen) { *nomem = 1; return 0; }
-    memset(ev->seen, 0, SEEN_SLOTS * sizeof *ev->seen);
+    memset(ev->seen, 0, SEEN_WAYS * SEEN_SETS * sizeof *ev->seen);
+    ev->seen_rng = 0x9E3779B9u;
   }
   uint32_t tag = (uint32_t)(h >> 32) | 1;   /* never 0, the empty slot */
-  uint32_t *slot = &ev->seen[h & (SEEN_SLOTS - 1)];
-  if (*slot == tag) return 1;
-  *slot = tag;
+  uint32_t *set = &ev->seen[SEEN_WAYS * (h & (SEEN_SETS - 1))];
+  int empty = -1;
+  for (int i = 0; i < SEEN_WAYS; i++) {
+    if (set[i] == tag) return 1;
+    if (!set[i] && empty < 0) empty = i;
+  }
+  if (empty < 0) {
+    uint32_t x = ev->seen_rng;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    ev->seen_rng = x;
+    empty = (int)(x % SEEN_WAYS);
+  }
+  set[empty] = tag;
   return 0;
 }
 
@@ -504,21 +551,32 @@ static int read_response(ifs_evaluator *ev, row *w, const char *resp, size_t rn)
 
 /* Appends the outcome of plan check c; got is what its label reports (a
 ** count, or the regex search's answer).  Labels come later, if asked. */
-static int add_check(ifs_result *r, const plan *pl, const plan_check *c, int ok, size_t got) {
-  if (r->total == r->cap) {
-    size_t cap = r->cap ? r->cap * 2 : 8;
-    ifs_check *k = ifs_realloc(r->checks, cap * sizeof *k);
-    if (!k) return IFS_NOMEM;
-    r->checks = k;
-    r->cap = cap;
-  }
+/* Room for n more checks in r. */
+static ifs_status reserve_checks(ifs_result *r, size_t n) {
+  if (r->cap - r->total >= n) return IFS_OK;
+  size_t cap = r->cap ? r->cap : 8;
+  while (cap - r->total < n) cap *= 2;
+  ifs_check *k = ifs_realloc(r->checks, cap * sizeof *k);
+  if (!k) return IFS_NOMEM;
+  r->checks = k;
+  r->cap = cap;
+  return IFS_OK;
+}
+
+/* Appends check `from` of the plan (kind given), with room made before. */
+static void push_check(ifs_result *r, ifs_kind kind, size_t from, int ok, size_t got) {
   ifs_check *k = &r->checks[r->total++];
-  k->kind = c->kind;
+  k->kind = kind;
   k->ok = ok;
   k->label_at = k->label_len = 0;
-  k->from = (size_t)(c - pl->checks);
+  k->from = from;
   k->got = got;
   r->passed += ok != 0;
+}
+
+static int add_check(ifs_result *r, const plan *pl, const plan_check *c, int ok, size_t got) {
+  if (reserve_checks(r, 1)) return IFS_NOMEM;
+  push_check(r, c->kind, (size_t)(c - pl->checks), ok, got);
   return IFS_OK;
 }
 
@@ -606,24 +664,42 @@ static ifs_status needle_in_response(ifs_evaluator *ev, row *w, const ifs_needle
 static int run_needle(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl,
                       const plan_check *c) {
   int found = 1;
-  if (c->low_len && pl->set) {
-    found = -1;
-    if (w->plain_lower) {
-      if (!w->have_set) {
-        ifs_needle_set_find(pl->set, pl->text, w->resp, w->rn, w->ascii, ev->found);
-        w->have_set = 1;
-      }
-      found = ev->found[c->needle_at];
-    }
-    if (found < 0) {
-      ifs_needle nd;
-      ifs_needle_init(&nd, pl->text + c->low_at, c->low_len);
-      if (needle_in_response(ev, w, &nd, &found)) return IFS_NOMEM;
-    }
-  } else if (c->low_len && needle_in_response(ev, w, &pl->needles[c->needle_at], &found)) {
-    return IFS_NOMEM;
+  if (c->low_len) {
+    const ifs_needle *nd = &pl->needles[c->needle_at];
+    if (!nd->len)   /* the work plan's, first use */
+      ifs_needle_init(&ev->wneedles[c->needle_at], pl->text + c->low_at, c->low_len);
+    if (needle_in_response(ev, w, nd, &found)) return IFS_NOMEM;
   }
   return add_check(r, pl, c, c->kind == IFS_MUST_INCLUDE ? found : !found, 0);
+}
+
+/* All needles of a plan with a set, checks first .. first + nn - 1 (they
+** are consecutive, includes first): the set answers them in one pass; one
+** it leaves undecided, or all in a text the set cannot read, are searched
+** for on their own.  The checks themselves are not read on the way. */
+static int run_needle_set(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl,
+                          size_t first) {
+  signed char *found = ev->found;
+  if (w->plain_lower) ifs_needle_set_find(pl->set, pl->text, w->resp, w->rn, w->ascii, found);
+  else memset(found, -1, pl->nn);
+  for (size_t j = 0; j < pl->nn; j++) {
+    if (found[j] >= 0) continue;
+    const plan_check *c = &pl->checks[first + j];
+    ifs_needle nd;
+    int f = 1;
+    if (c->low_len) {
+      ifs_needle_init(&nd, pl->text + c->low_at, c->low_len);
+      if (needle_in_response(ev, w, &nd, &f)) return IFS_NOMEM;
+    }
+    found[j] = (signed char)f;
+  }
+  if (reserve_checks(r, pl->nn)) return IFS_NOMEM;
+  for (size_t j = 0; j < pl->nn; j++) {
+    int include = j < pl->n_include;
+    push_check(r, include ? IFS_MUST_INCLUDE : IFS_MUST_EXCLUDE, first + j,
+               found[j] ^ !include, 0);
+  }
+  return IFS_OK;
 }
 
 static int run_regex(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl,
@@ -646,7 +722,14 @@ static int run_plan(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl) {
         rc = run_limit(r, w, pl, c);
         break;
       case IFS_MUST_BE_JSON: rc = run_json(r, w, pl, c); break;
-      case IFS_MUST_INCLUDE: case IFS_MUST_EXCLUDE: rc = run_needle(ev, r, w, pl, c); break;
+      case IFS_MUST_INCLUDE: case IFS_MUST_EXCLUDE:
+        if (!pl->set) {
+          rc = run_needle(ev, r, w, pl, c);
+          break;
+        }
+        rc = run_needle_set(ev, r, w, pl, i);
+        i += pl->nn - 1;
+        break;
       case IFS_REGEX: rc = run_regex(ev, r, w, pl, c); break;
     }
   }

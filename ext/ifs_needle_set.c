@@ -17,7 +17,6 @@
 #include "ifs_needle_set.h"
 #include "ifs_needle.h"
 #include "ifs_text.h"
-#include <stdlib.h>
 #include <string.h>
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define IFS_X86_SIMD 1
@@ -33,11 +32,24 @@
 #define NO_LINK UINT32_MAX
 
 typedef struct set_needle {
-  size_t at, len;          /* its lowered text: the needles' text + at */
-  size_t skip;             /* bytes before its prefix (in the text too) */
+  uint32_t at, len;        /* its lowered text: the needles' text + at */
+  uint32_t skip;           /* bytes before its prefix (in the text too) */
   uint16_t buckets;        /* the buckets holding its prefixes (0: none) */
   unsigned char ascii;     /* the lowered needle is pure ASCII */
 } set_needle;
+
+/* What a candidate position needs, in one place (one cache line to read):
+** a (prefix, needle) pair of the hash table, with the needle's first
+** bytes folded, to turn most candidates down without reading the needle. */
+typedef struct entry {
+  uint64_t head;           /* the needle's first head_len bytes, folded */
+  uint32_t key;            /* the prefix, folded */
+  uint32_t needle;         /* its index + 1 (0: an empty slot) */
+  uint32_t at, len, skip;  /* as in set_needle */
+  unsigned char plen, head_len, ascii, unused;
+} entry;
+
+#define FILTER_BITS 2048   /* a bitmap of the prefixes' hashes */
 
 /* A distinct prefix; key holds its folded bytes, the first in the low
 ** byte, zero past len. */
@@ -63,41 +75,70 @@ struct ifs_needle_set {
   unsigned lens;                     /* bit L: some prefix has L bytes */
   uint32_t slot_mask;
   tables t;
-  unsigned char bucket_len[BUCKETS]; /* the length of a bucket's prefixes */
+  unsigned char bucket_len[BUCKETS]; /* the length of a bucket's prefixes, */
+  uint32_t bucket_first[BUCKETS + 1];/* and where they are in prefixes[] */
   uint32_t live_all[BUCKETS];        /* needles with a prefix in the bucket, */
   uint32_t live_ascii[BUCKETS];      /* and those of them that are ASCII */
+  size_t left_all, left_ascii;       /* needles a search starts without an */
+  signed char *start_all;            /* answer for; per needle, the answer */
+  signed char *start_ascii;          /* it starts with (-1: none yet) */
+  uint64_t filter[FILTER_BITS / 64];
   set_needle *needles;
   prefix *prefixes;
   needle_link *links;
-  uint32_t *slots;                   /* prefix index + 1; 0 is empty */
+  entry *entries;                    /* open addressing, slot_mask + 1 */
 };
 
 /* ---- building ----------------------------------------------------------- */
 
-/* A prefix of one needle, before the distinct ones are gathered. */
-typedef struct raw_prefix {
-  uint32_t key, needle;
-  unsigned char len;
-} raw_prefix;
+/* A prefix of one needle, before the distinct ones are gathered, packed
+** so that sorting the numbers sorts by length, then bytes, then needle:
+** length in bits 61-63, the bytes in reading order in 29-60, the needle in
+** 0-28 (a set holds fewer than NEEDLES_MAX). */
+#define NEEDLES_MAX ((size_t)1 << 29)
 
 typedef struct raw_list {
-  raw_prefix *p;
+  uint64_t *p;
   size_t n, cap;
 } raw_list;
 
-static int raw_add(raw_list *r, uint32_t key, unsigned char len, uint32_t needle) {
+/* The bytes of a key in reading order. */
+static uint32_t key_order(uint32_t key) {
+  return (key & 0xFF) << 24 | (key >> 8 & 0xFF) << 16 | (key >> 16 & 0xFF) << 8 | key >> 24;
+}
+
+static uint64_t raw_pack(uint32_t key, unsigned len, uint32_t needle) {
+  return (uint64_t)len << 61 | (uint64_t)key_order(key) << 29 | needle;
+}
+
+static unsigned raw_len(uint64_t x) { return (unsigned)(x >> 61); }
+static uint32_t raw_key(uint64_t x) { return key_order((uint32_t)(x >> 29)); }
+static uint32_t raw_needle(uint64_t x) { return (uint32_t)(x & (NEEDLES_MAX - 1)); }
+
+static ifs_status raw_add(raw_list *r, uint32_t key, unsigned len, uint32_t needle) {
   if (r->n == r->cap) {
     size_t cap = r->cap ? 2 * r->cap : 64;
-    raw_prefix *p = ifs_realloc(r->p, cap * sizeof *p);
+    uint64_t *p = ifs_realloc(r->p, cap * sizeof *p);
     if (!p) return IFS_NOMEM;
     r->p = p;
     r->cap = cap;
   }
-  r->p[r->n].key = key;
-  r->p[r->n].len = len;
-  r->p[r->n].needle = needle;
-  r->n++;
+  r->p[r->n++] = raw_pack(key, len, needle);
   return IFS_OK;
+}
+
+/* Shellsort (Ciura's gaps): no allocation, few moves for a few hundred. */
+static void raw_sort(uint64_t *a, size_t n) {
+  static const size_t gaps[] = {1750, 701, 301, 132, 57, 23, 10, 4, 1};
+  for (size_t g = 0; g < sizeof gaps / sizeof gaps[0]; g++) {
+    size_t h = gaps[g];
+    for (size_t i = h; i < n; i++) {
+      uint64_t x = a[i];
+      size_t j = i;
+      for (; j >= h && a[j - h] > x; j -= h) a[j] = a[j - h];
+      a[j] = x;
+    }
+  }
 }
 
 /* Internal UTF-8 of cp (surrogates take three bytes). */
@@ -151,12 +192,12 @@ static size_t sources_of(uint32_t cp, sources *s) {
   return n;
 }
 
-/* How common a byte is in text, roughly (a log scale: space 16, e 13,
+/* How common a byte is in text, roughly, on a log scale (space 16, e 13,
 ** q 5; Cyrillic lead bytes 15), for choosing rare prefixes. */
-static unsigned commonness(unsigned char c) {
+static inline unsigned commonness(unsigned char c) {
   static const unsigned char letters[26] = {
     12, 8, 9, 10, 13, 9, 9, 11, 11, 5, 7, 10, 9, 11, 12, 9, 5, 11, 11, 12, 9, 8, 9, 5, 9, 5};
-  if (c >= 'a' && c <= 'z') return letters[c - 'a'];
+  if ((unsigned)(c - 'a') < 26u) return letters[c - 'a'];
   if (c == ' ') return 16;
   if (c == '.' || c == ',' || c == '\n') return 8;
   if (c >= '0' && c <= '9') return 7;
@@ -171,25 +212,27 @@ static unsigned commonness(unsigned char c) {
 ** KELVIN SIGN lowers to k), so the match starts that many bytes earlier. */
 static size_t prefix_skip(const char *low, size_t len) {
   const unsigned char *u = (const unsigned char *)low;
-  size_t best = 0, best_cost = SIZE_MAX, cost = 0;
-  for (size_t d = 0; d + PREFIX_MAX <= len; d++) {
-    if (d > 0 && (u[d - 1] >= 0x80 || u[d - 1] == 'k')) break;
-    cost = 0;
-    for (size_t i = 0; i < PREFIX_MAX; i++) cost += commonness(u[d + i]);
+  if (len <= PREFIX_MAX) return 0;
+  size_t best = 0, cost = 0;
+  for (size_t i = 0; i < PREFIX_MAX; i++) cost += commonness(u[i]);
+  size_t best_cost = cost;
+  for (size_t d = 1; d + PREFIX_MAX <= len; d++) {   /* the window slides by a byte */
+    if (u[d - 1] >= 0x80 || u[d - 1] == 'k') break;
+    cost += commonness(u[d + PREFIX_MAX - 1]);
+    cost -= commonness(u[d - 1]);
     if (cost < best_cost) { best_cost = cost; best = d; }
   }
   return best;
 }
 
-/* Adds every prefix a match of needle j (low[0..len)) can hold at its
-** skip: for each character from there, each character lowering to it.  A
+/* Adds every prefix a match of needle j (low[0..len)) can hold skip bytes
+** on: for each character from there, each character lowering to it.  A
 ** needle with a character nothing lowers to has none (it is in no such
 ** text). */
-static int add_prefixes(raw_list *r, uint32_t j, const char *low, size_t len) {
+static ifs_status add_prefixes(raw_list *r, uint32_t j, const char *low, size_t len, size_t skip) {
   sources src[PREFIX_MAX];
   size_t nsrc[PREFIX_MAX], nch = 0, i = 0;
   if (len == 0) return IFS_OK;   /* found at once, no prefix */
-  size_t skip = prefix_skip(low, len);
   low += skip;
   len -= skip;
   while (i < len && nch < PREFIX_MAX) {
@@ -218,7 +261,7 @@ static int add_prefixes(raw_list *r, uint32_t j, const char *low, size_t len) {
     if (bl > PREFIX_MAX) bl = PREFIX_MAX;
     uint32_t key = 0;
     for (size_t x = 0; x < bl; x++) key |= (uint32_t)b[x] << (8 * x);
-    if (raw_add(r, key, (unsigned char)bl, j)) return IFS_NOMEM;
+    if (raw_add(r, key, (unsigned)bl, j)) return IFS_NOMEM;
     size_t d = used;
     for (;;) {
       if (d == 0) return IFS_OK;
@@ -227,19 +270,6 @@ static int add_prefixes(raw_list *r, uint32_t j, const char *low, size_t len) {
       pick[d] = 0;
     }
   }
-}
-
-/* The bytes of a key in reading order, for sorting. */
-static uint32_t key_order(uint32_t key) {
-  return (key & 0xFF) << 24 | (key >> 8 & 0xFF) << 16 | (key >> 16 & 0xFF) << 8 | key >> 24;
-}
-
-static int raw_cmp(const void *a, const void *b) {
-  const raw_prefix *x = a, *y = b;
-  if (x->len != y->len) return x->len < y->len ? -1 : 1;
-  uint32_t ox = key_order(x->key), oy = key_order(y->key);
-  if (ox != oy) return ox < oy ? -1 : 1;
-  return (x->needle > y->needle) - (x->needle < y->needle);
 }
 
 static uint32_t hash_key(uint32_t key, unsigned len) {
@@ -276,58 +306,119 @@ static void assign_buckets(ifs_needle_set *s) {
   }
 }
 
-static void set_bit(unsigned char *table, unsigned bucket, unsigned nibble) {
-  table[(bucket >> 3) * 16 + nibble] |= (unsigned char)(1u << (bucket & 7));
+/* ANDs (or ORs) the sixteen bytes of a bucket's lane with a byte. */
+static void lane_and(unsigned char *lane, unsigned char m) {
+  uint64_t w[2], mm = 0x0101010101010101ull * m;
+  memcpy(w, lane, 16);
+  w[0] &= mm;
+  w[1] &= mm;
+  memcpy(lane, w, 16);
 }
 
-/* The nibble tables and the per-bucket facts. */
+static void lane_or(unsigned char *lane, unsigned char m) {
+  uint64_t w[2], mm = 0x0101010101010101ull * m;
+  memcpy(w, lane, 16);
+  w[0] |= mm;
+  w[1] |= mm;
+  memcpy(lane, w, 16);
+}
+
+/* Lets prefix p's bytes through its bucket. */
+static void add_prefix_bits(tables *t, const prefix *p) {
+  unsigned lane = (p->bucket >> 3) * 16;
+  unsigned char bit = (unsigned char)(1u << (p->bucket & 7));
+  for (unsigned k = 0; k < PREFIX_MAX; k++) {
+    if (k >= p->len) {   /* past a short prefix: any byte */
+      lane_or(t->lo[k] + lane, bit);
+      lane_or(t->hi[k] + lane, bit);
+      continue;
+    }
+    unsigned f = p->key >> (8 * k) & 0xFF;   /* folded: bit 5 may be clear in the text */
+    t->lo[k][lane + (f & 15)] |= bit;
+    t->hi[k][lane + (f >> 4)] |= bit;
+    t->hi[k][lane + ((f >> 4) & ~2u)] |= bit;
+  }
+}
+
+/* The nibble tables and the per-bucket facts (a bucket's prefixes are
+** consecutive: assign_buckets cuts the sorted list in runs). */
 static void fill_tables(ifs_needle_set *s) {
   for (size_t i = 0; i < s->np; i++) {
     const prefix *p = &s->prefixes[i];
     s->bucket_len[p->bucket] = p->len;
     s->lens |= 1u << p->len;
-    for (unsigned k = 0; k < PREFIX_MAX; k++) {
-      if (k >= p->len) {   /* past a short prefix: any byte */
-        for (unsigned x = 0; x < 16; x++) {
-          set_bit(s->t.lo[k], p->bucket, x);
-          set_bit(s->t.hi[k], p->bucket, x);
-        }
-        continue;
-      }
-      unsigned f = p->key >> (8 * k) & 0xFF;   /* folded: bit 5 may be clear in the text */
-      set_bit(s->t.lo[k], p->bucket, f & 15);
-      set_bit(s->t.hi[k], p->bucket, f >> 4);
-      set_bit(s->t.hi[k], p->bucket, (f >> 4) & ~2u);
-    }
+    add_prefix_bits(&s->t, p);
+  }
+  for (unsigned b = 0, i = 0; b <= BUCKETS; b++) {
+    while (i < s->np && s->prefixes[i].bucket < b) i++;
+    s->bucket_first[b] = i;
   }
   for (size_t j = 0; j < s->k; j++) {
-    for (unsigned b = 0; b < BUCKETS; b++) {
-      if (!(s->needles[j].buckets >> b & 1)) continue;
+    const set_needle *nd = &s->needles[j];
+    for (unsigned bs = nd->buckets; bs; bs &= bs - 1) {
+      unsigned b = (unsigned)__builtin_ctz(bs);
       s->live_all[b]++;
-      if (s->needles[j].ascii) s->live_ascii[b]++;
+      s->live_ascii[b] += nd->ascii;
     }
+    /* the empty needle is in every text; one without prefixes (a character
+    ** nothing lowers to) in none, nor one that is not ASCII in ASCII text */
+    s->start_all[j] = (signed char)(nd->len == 0 ? 1 : !nd->buckets ? 0 : -1);
+    s->start_ascii[j] = (signed char)(s->start_all[j] >= 0 ? s->start_all[j] : nd->ascii ? -1 : 0);
+    s->left_all += s->start_all[j] < 0;
+    s->left_ascii += s->start_ascii[j] < 0;
   }
 }
 
-static void fill_slots(ifs_needle_set *s) {
+/* The needle's first bytes, folded, as far as a match holds them in the
+** same bytes: ASCII other than k (KELVIN SIGN lowers to k; a non-ASCII
+** character may have sources of other lengths), at most eight. */
+static void fill_head(entry *e, const char *low) {
+  const unsigned char *u = (const unsigned char *)low;
+  e->head = 0;
+  e->head_len = 0;
+  while (e->head_len < 8 && e->head_len < e->len) {
+    unsigned char c = u[e->head_len];
+    if (c >= 0x80 || c == 'k') break;
+    e->head |= (uint64_t)(c | 0x20) << (8 * e->head_len);
+    e->head_len++;
+  }
+}
+
+/* The hash table of (prefix, needle) pairs, and the bitmap of prefixes. */
+static void fill_entries(ifs_needle_set *s, const char *text) {
   for (size_t i = 0; i < s->np; i++) {
     const prefix *p = &s->prefixes[i];
-    uint32_t at = hash_key(p->key, p->len) & s->slot_mask;
-    while (s->slots[at]) at = (at + 1) & s->slot_mask;
-    s->slots[at] = (uint32_t)(i + 1);
+    uint32_t h = hash_key(p->key, p->len);
+    s->filter[h / 64 % (FILTER_BITS / 64)] |= (uint64_t)1 << (h % 64);
+    for (uint32_t li = p->first; li != NO_LINK; li = s->links[li].next) {
+      uint32_t j = s->links[li].needle;
+      uint32_t at = h & s->slot_mask;
+      while (s->entries[at].needle) at = (at + 1) & s->slot_mask;
+      entry *e = &s->entries[at];
+      const set_needle *nd = &s->needles[j];
+      e->key = p->key;
+      e->plen = p->len;
+      e->needle = j + 1;
+      e->at = nd->at;
+      e->len = nd->len;
+      e->skip = nd->skip;
+      e->ascii = nd->ascii;
+      fill_head(e, text + nd->at);
+    }
   }
 }
 
 /* Lays out the set in one block, for np prefixes and nl links. */
 static ifs_needle_set *set_alloc(size_t k, size_t np, size_t nl) {
   size_t slots = 16;
-  while (slots < 2 * np) slots *= 2;
-  size_t at_needles = (sizeof(ifs_needle_set) + 7) & ~(size_t)7;
+  while (slots < 2 * nl) slots *= 2;
+  size_t at_entries = (sizeof(ifs_needle_set) + 7) & ~(size_t)7;
+  size_t at_needles = at_entries + slots * sizeof(entry);
   size_t at_prefixes = at_needles + k * sizeof(set_needle);
   at_prefixes = (at_prefixes + 7) & ~(size_t)7;
   size_t at_links = at_prefixes + np * sizeof(prefix);
-  size_t at_slots = at_links + nl * sizeof(needle_link);
-  size_t bytes = at_slots + slots * sizeof(uint32_t);
+  size_t at_start = at_links + nl * sizeof(needle_link);
+  size_t bytes = at_start + 2 * k;
   char *block = ifs_malloc(bytes);
   if (!block) return NULL;
   ifs_needle_set *s = (ifs_needle_set *)(void *)block;
@@ -339,59 +430,67 @@ static ifs_needle_set *set_alloc(size_t k, size_t np, size_t nl) {
   s->needles = (set_needle *)(void *)(block + at_needles);
   s->prefixes = (prefix *)(void *)(block + at_prefixes);
   s->links = (needle_link *)(void *)(block + at_links);
-  s->slots = (uint32_t *)(void *)(block + at_slots);
-  memset(s->slots, 0, slots * sizeof(uint32_t));
+  s->entries = (entry *)(void *)(block + at_entries);
+  s->start_all = (signed char *)(block + at_start);
+  s->start_ascii = s->start_all + k;
+  memset(s->entries, 0, slots * sizeof(entry));
   return s;
 }
 
+/* 1 when raw prefix i starts a new distinct prefix (the list is sorted). */
+static int new_prefix(const raw_list *r, size_t i) {
+  return i == 0 || r->p[i] >> 29 != r->p[i - 1] >> 29;
+}
+
 ifs_needle_set *ifs_needle_set_new(const char *text, const ifs_span *span, size_t k) {
-  if (k >= UINT32_MAX / 2) return NULL;
+  if (k >= NEEDLES_MAX) return NULL;
+  for (size_t j = 0; j < k; j++)
+    if (span[j].at > UINT32_MAX || span[j].len > UINT32_MAX - span[j].at) return NULL;
   raw_list r = {NULL, 0, 0};
+  uint32_t *skip = ifs_malloc(k * sizeof *skip);
+  if (!skip) return NULL;
   for (size_t j = 0; j < k; j++) {
-    if (add_prefixes(&r, (uint32_t)j, text + span[j].at, span[j].len)) {
+    skip[j] = (uint32_t)prefix_skip(text + span[j].at, span[j].len);
+    if (add_prefixes(&r, (uint32_t)j, text + span[j].at, span[j].len, skip[j])) {
       ifs_free(r.p);
+      ifs_free(skip);
       return NULL;
     }
   }
-  if (r.n > 32) {
-    qsort(r.p, r.n, sizeof *r.p, raw_cmp);
-  } else {   /* a few needles: insertion sort, no allocation */
-    for (size_t i = 1; i < r.n; i++) {
-      raw_prefix x = r.p[i];
-      size_t j = i;
-      for (; j > 0 && raw_cmp(&r.p[j - 1], &x) > 0; j--) r.p[j] = r.p[j - 1];
-      r.p[j] = x;
-    }
-  }
+  raw_sort(r.p, r.n);
   /* distinct prefixes, and distinct (prefix, needle) links */
   size_t np = 0, nl = 0;
   for (size_t i = 0; i < r.n; i++) {
-    int new_prefix = i == 0 || r.p[i].len != r.p[i - 1].len || r.p[i].key != r.p[i - 1].key;
-    np += new_prefix;
-    nl += new_prefix || r.p[i].needle != r.p[i - 1].needle;
+    np += new_prefix(&r, i);
+    nl += new_prefix(&r, i) || r.p[i] != r.p[i - 1];
   }
   ifs_needle_set *s = set_alloc(k, np, nl);
-  if (!s) { ifs_free(r.p); return NULL; }
+  if (!s) {
+    ifs_free(r.p);
+    ifs_free(skip);
+    return NULL;
+  }
   for (size_t j = 0; j < k; j++) {
     set_needle *nd = &s->needles[j];
-    nd->at = span[j].at;
-    nd->len = span[j].len;
-    nd->skip = nd->len ? prefix_skip(text + nd->at, nd->len) : 0;
+    nd->at = (uint32_t)span[j].at;
+    nd->len = (uint32_t)span[j].len;
+    nd->skip = skip[j];
+    nd->buckets = 0;
     nd->ascii = (unsigned char)ifs_is_ascii(text + nd->at, nd->len);
   }
+  ifs_free(skip);
   size_t p = 0, l = 0;
   for (size_t i = 0; i < r.n; i++) {
-    int new_prefix = i == 0 || r.p[i].len != r.p[i - 1].len || r.p[i].key != r.p[i - 1].key;
-    if (new_prefix) {
-      s->prefixes[p].key = r.p[i].key;
-      s->prefixes[p].len = r.p[i].len;
+    if (new_prefix(&r, i)) {
+      s->prefixes[p].key = raw_key(r.p[i]);
+      s->prefixes[p].len = (unsigned char)raw_len(r.p[i]);
       s->prefixes[p].first = NO_LINK;
       p++;
-    } else if (r.p[i].needle == r.p[i - 1].needle) {
+    } else if (r.p[i] == r.p[i - 1]) {
       continue;
     }
     /* links are pushed in front: a prefix's needles end up in reverse */
-    s->links[l].needle = r.p[i].needle;
+    s->links[l].needle = raw_needle(r.p[i]);
     s->links[l].next = s->prefixes[p - 1].first;
     s->prefixes[p - 1].first = (uint32_t)l;
     l++;
@@ -402,7 +501,7 @@ ifs_needle_set *ifs_needle_set_new(const char *text, const ifs_span *span, size_
     for (uint32_t li = s->prefixes[i].first; li != NO_LINK; li = s->links[li].next)
       s->needles[s->links[li].needle].buckets |= (uint16_t)(1u << s->prefixes[i].bucket);
   fill_tables(s);
-  fill_slots(s);
+  fill_entries(s, text);
   return s;
 }
 
@@ -524,14 +623,38 @@ typedef struct search {
   int gave_up;
 } search;
 
-/* A bucket whose needles are all decided stops passing positions. */
-static void kill_bucket(search *x, unsigned b) {
+static void own_tables(search *x) {
   if (x->t != &x->own) {
     x->own = *x->t;
     x->t = &x->own;
   }
+}
+
+/* A bucket whose needles are all decided stops passing positions. */
+static void kill_bucket(search *x, unsigned b) {
+  own_tables(x);
+  lane_and(x->own.lo[0] + (b >> 3) * 16, (unsigned char)~(1u << (b & 7)));
+}
+
+/* 1 when some needle starting with prefix p is not decided yet. */
+static int prefix_live(const search *x, const prefix *p) {
+  for (uint32_t li = p->first; li != NO_LINK; li = x->s->links[li].next)
+    if (x->found[x->s->links[li].needle] < 0) return 1;
+  return 0;
+}
+
+/* Bucket b again from its prefixes that still have a needle to find (a
+** needle found often, with its prefix, stops passing positions). */
+static void rebuild_bucket(search *x, unsigned b) {
+  own_tables(x);
   unsigned char keep = (unsigned char)~(1u << (b & 7));
-  for (unsigned i = 0; i < 16; i++) x->own.lo[0][(b >> 3) * 16 + i] &= keep;
+  for (unsigned k = 0; k < PREFIX_MAX; k++) {
+    lane_and(x->own.lo[k] + (b >> 3) * 16, keep);
+    lane_and(x->own.hi[k] + (b >> 3) * 16, keep);
+  }
+  const ifs_needle_set *s = x->s;
+  for (uint32_t i = s->bucket_first[b]; i < s->bucket_first[b + 1]; i++)
+    if (prefix_live(x, &s->prefixes[i])) add_prefix_bits(&x->own, &s->prefixes[i]);
 }
 
 static void mark_found(search *x, uint32_t j) {
@@ -540,6 +663,7 @@ static void mark_found(search *x, uint32_t j) {
   for (unsigned bs = x->s->needles[j].buckets; bs; bs &= bs - 1) {
     unsigned b = (unsigned)__builtin_ctz(bs);
     if (--x->live[b] == 0) kill_bucket(x, b);
+    else rebuild_bucket(x, b);
   }
 }
 
@@ -555,24 +679,38 @@ static uint32_t text_key(const unsigned char *b, size_t len) {
   return fold_key(b, len);
 }
 
+/* 1 when the text at p may start with e's head (folded bytes equal). */
+static int head_fits(const search *x, const entry *e, size_t p) {
+  if (!e->head_len) return 1;
+  if (x->n - p < e->head_len) return 0;
+  uint64_t w = 0;
+  if (x->n - p >= 8) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(&w, x->h + p, 8);
+#else
+    for (unsigned i = 0; i < 8; i++) w |= (uint64_t)x->h[p + i] << (8 * i);
+#endif
+  } else {
+    for (unsigned i = 0; i < e->head_len; i++) w |= (uint64_t)x->h[p + i] << (8 * i);
+  }
+  uint64_t mask = e->head_len == 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * e->head_len)) - 1;
+  return ((w | 0x2020202020202020ull) & mask) == e->head;
+}
+
 /* The needles whose prefix of len bytes is at q. */
 static void verify_prefix(search *x, size_t q, unsigned len) {
   const ifs_needle_set *s = x->s;
-  uint32_t key = text_key(x->h + q, len);
-  for (uint32_t at = hash_key(key, len) & s->slot_mask; s->slots[at];
-       at = (at + 1) & s->slot_mask) {
-    const prefix *p = &s->prefixes[s->slots[at] - 1];
-    if (p->key != key || p->len != len) continue;
-    for (uint32_t li = p->first; li != NO_LINK; li = s->links[li].next) {
-      uint32_t j = s->links[li].needle;
-      x->work++;
-      const set_needle *nd = &s->needles[j];
-      if (x->found[j] >= 0 || q < nd->skip) continue;
-      if (ifs_needle_at(x->needles + nd->at, nd->len, nd->ascii, (const char *)x->h, x->n,
-                        q - nd->skip, &x->work))
-        mark_found(x, j);
-    }
-    return;
+  uint32_t key = text_key(x->h + q, len), h = hash_key(key, len);
+  if (!(s->filter[h / 64 % (FILTER_BITS / 64)] >> (h % 64) & 1)) return;
+  for (uint32_t at = h & s->slot_mask; s->entries[at].needle; at = (at + 1) & s->slot_mask) {
+    const entry *e = &s->entries[at];
+    if (e->key != key || e->plen != len) continue;
+    uint32_t j = e->needle - 1;
+    x->work++;
+    if (x->found[j] >= 0 || q < e->skip || !head_fits(x, e, q - e->skip)) continue;
+    if (ifs_needle_at(x->needles + e->at, e->len, e->ascii, (const char *)x->h, x->n,
+                      q - e->skip, &x->work))
+      mark_found(x, j);
   }
 }
 
@@ -635,14 +773,8 @@ void ifs_needle_set_find_level(const ifs_needle_set *s, const char *needles, con
   x.budget = (4 + s->k) * n + 4096;
   x.gave_up = 0;
   level = vector_level(level);
-  for (size_t j = 0; j < s->k; j++) {
-    /* the empty needle is in every text; one without prefixes (a character
-    ** nothing lowers to) in none, nor one that is not ASCII in ASCII text */
-    const set_needle *nd = &s->needles[j];
-    int out = !nd->buckets || (ascii && !nd->ascii);
-    found[j] = nd->len == 0 ? 1 : out ? 0 : -1;
-    x.left += found[j] < 0;
-  }
+  memcpy(found, ascii ? s->start_ascii : s->start_all, s->k);
+  x.left = ascii ? s->left_ascii : s->left_all;
   for (unsigned b = 0; b < BUCKETS; b++)
     if (!x.live[b] && s->live_all[b]) kill_bucket(&x, b);
   size_t q = 0;

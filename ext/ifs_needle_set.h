@@ -34,9 +34,11 @@ typedef struct ifs_span {
   size_t at, len;
 } ifs_span;
 
-/* A set of k needles, text[span[i].at ..] each already lowercased.  The set
-** keeps where they are, not their bytes: each search is given the same
-** text (or a copy of it, which may be elsewhere).  NULL when out of memory. */
+/* A set of k needles, text[span[i].at ..] each already lowercased, all
+** within the text's first 4 GiB and fewer than 2^29.  The set keeps where
+** they are, not their bytes: each search is given the same text (or a copy
+** of it, which may be elsewhere).  NULL when out of memory (or past those
+** bounds). */
 ifs_needle_set *ifs_needle_set_new(const char *text, const ifs_span *span, size_t k);
 void ifs_needle_set_free(ifs_needle_set *s);
 

@@ -8,8 +8,11 @@
 **   ifs_evaluate() returns IFS_OK; the result is self-consistent (score =
 **   passed/total, labels inside the label buffer, the reason built from
 **   them in docs/spec.md's wording, or one of the four inconclusive reasons);
-**   the same pair evaluated again on the warm evaluator, and on a fresh
-**   one, gives the same result byte for byte;
+**   the same pair evaluated again on the warm evaluator (its plan kept
+**   the second time, used from the cache the third), and on a fresh one,
+**   gives the same result byte for byte; so does a scores-only evaluation
+**   explained afterwards, which can no longer be explained once the
+**   evaluator has evaluated another row;
 **   every must_include / must_exclude check agrees with
 **   needle.lower() in response.lower() recomputed here with the full
 **   lowercase mapping (the evaluator takes ASCII shortcuts);
@@ -178,8 +181,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz_assert(ifs_evaluate(fresh, cons, cn, WARM, strlen(WARM), &r3) == IFS_OK);
   fuzz_assert(ifs_evaluate(fresh, resp, rn, cons, cn, &r3) == IFS_OK);
   check_same(&r1, &r3);
-  fuzz_assert(ifs_evaluate(ev, resp, rn, NULL, 0, &r2) == IFS_OK);
-  fuzz_assert(r2.verdict == IFS_NO_CONSTRAINTS);
+  fuzz_assert(ifs_evaluate_scores(ev, resp, rn, cons, cn, &r2) == IFS_OK);
+  fuzz_assert(r2.verdict == r1.verdict && r2.passed == r1.passed && r2.total == r1.total);
+  for (size_t i = 0; r1.verdict == IFS_SCORED && i < r1.total; i++)
+    fuzz_assert(r2.checks[i].kind == r1.checks[i].kind && r2.checks[i].ok == r1.checks[i].ok);
+  fuzz_assert(ifs_result_explain(ev, &r2) == IFS_OK);
+  check_same(&r1, &r2);
+  fuzz_assert(ifs_evaluate_scores(ev, resp, rn, cons, cn, &r2) == IFS_OK);
+  fuzz_assert(ifs_evaluate(ev, resp, rn, NULL, 0, &r3) == IFS_OK);
+  fuzz_assert(r3.verdict == IFS_NO_CONSTRAINTS);
+  fuzz_assert(ifs_result_explain(ev, &r2) == IFS_INVALID);
 
   if (r1.verdict == IFS_SCORED) {
     ifs_buf ri, ci;

@@ -12,15 +12,20 @@
 **   strip bounds hold no outer whitespace and only whitespace outside;
 **   lower() never shrinks the character count, is well-formed internal
 **   UTF-8, and is plain ASCII tolower on ASCII text;
-**   the vectorised validation and counting equal the byte loops;
+**   the vectorised validation and counting (each loop) equal the byte loops;
 **   the needle search without lowering (ext/ifs_needle.c) answers as
 **   lower-then-find, the needle being the text's tail from a chosen
-**   character on, recased.
+**   character on, recased;
+**   a needle set (ext/ifs_needle_set.c) of slices of the text (recased,
+**   some cut one byte short or with a byte changed) and fixed tricky
+**   needles answers each as lower-then-find and as the one-needle search,
+**   with each of its filter loops, on the text and on it less one byte.
 ** The raw bytes are also fed as if they were internal text (the header
 ** promises stray bytes never read out of bounds): no crash is the check.
 */
 #include "fuzz_common.h"
 #include "ifs_needle.h"
+#include "ifs_needle_set.h"
 #include "../ref_text.h"
 
 /* Decoding loop over internal text: count code points and words. */
@@ -143,6 +148,103 @@ static void check_needle(const char *s, size_t n) {
   ifs_buf_free(&lt);
 }
 
+/* Needles for a set: slices of s chosen by its bytes, then fixed ones. */
+#define SET_MAX 40
+static size_t set_needles(const char *s, size_t n, ifs_buf *all, ifs_span *span) {
+  static const char *const fixed[] = {
+    "k", "\xe2\x84\xaa", "s", "\xc5\xbf", "\xcf\x83\xcf\x82", "i\xcc\x87", "", "\xc3\x9f",
+    "the ", "i'm sorry", "\xd0\xb2", "a", "aa", "aaa", "aaaa"};
+  size_t k = 0, want = n ? 1 + (unsigned char)s[n / 2] % 32 : 4;
+  for (size_t t = 0; k < want && t < 3 * want; t++) {
+    size_t at = n ? ((size_t)(unsigned char)s[(t * 7) % n] * 131 + t * 17) % n : 0;
+    size_t len = n ? 1 + (unsigned char)s[(t * 13 + 5) % n] % 12 : 0;
+    while (at < n && ((unsigned char)s[at] & 0xC0) == 0x80) at++;   /* whole characters */
+    size_t end = at;
+    while (end < n && end - at < len) {
+      size_t j = end;
+      (void)ifs_decode(s, n, &j);
+      if (j - at > len) break;
+      end = j;
+    }
+    span[k].at = all->len;
+    fuzz_assert(end == at || ifs_buf_append(all, s + at, end - at) == IFS_OK);
+    for (size_t i = span[k].at; i < all->len; i += 3)   /* recased */
+      if (all->p[i] >= 'a' && all->p[i] <= 'z') all->p[i] = (char)(all->p[i] - 32);
+    if (t % 5 == 4 && all->len > span[k].at) {   /* a character short */
+      size_t j = all->len - span[k].at;
+      (void)ifs_decode_prev(all->p + span[k].at, &j);
+      all->len = span[k].at + j;
+    }
+    if (t % 7 == 6 && all->len > span[k].at) all->p[all->len - 1] ^= 1;  /* near miss */
+    span[k].len = all->len - span[k].at;
+    k++;
+  }
+  for (size_t f = 0; f < sizeof fixed / sizeof fixed[0] && k < SET_MAX; f++) {
+    span[k].at = all->len;
+    span[k].len = strlen(fixed[f]);
+    fuzz_assert(ifs_buf_append(all, fixed[f], span[k].len) == IFS_OK);
+    k++;
+  }
+  return k;
+}
+
+/* The set's answers in s, for every filter loop, against lower-then-find
+** and the one-needle search. */
+static void check_set_in(const ifs_needle_set *set, const ifs_buf *low, const ifs_span *span,
+                         size_t k, const char *s, size_t n) {
+  ifs_scan sc;
+  ifs_utf8_scan(s, n, &sc);
+  if (!sc.plain_lower || !well_formed_internal(s, n)) return;
+  ifs_buf lt;
+  ifs_buf_init(&lt);
+  fuzz_assert(ifs_lower(s, n, &lt) == IFS_OK);
+  signed char got[3][SET_MAX];
+  for (int ascii = sc.ascii; ascii >= 0; ascii--) {
+    for (int level = 0; level <= 2; level++)
+      ifs_needle_set_find_level(set, low->p, s, n, ascii, got[level], level);
+    for (size_t i = 0; i < k; i++) {
+      fuzz_assert(got[0][i] == got[1][i] && got[0][i] == got[2][i]);
+      if (got[0][i] < 0) continue;
+      const char *nd = low->p + span[i].at;
+      int want = span[i].len == 0 ||
+                 (lt.len && ifs_find(lt.p, lt.len, nd, span[i].len) != NULL);
+      if (got[0][i] != want) {
+        fprintf(stderr, "set needle %zu [%.*s]: set %d, lower-then-find %d\n", i,
+                (int)span[i].len, nd, got[0][i], want);
+        fuzz_fail("needle set differs from needle.lower() in text.lower()");
+      }
+      if (span[i].len) {
+        ifs_needle x;
+        ifs_needle_init(&x, nd, span[i].len);
+        int one = -1;
+        if (ifs_needle_find(&x, s, n, ascii, &one) == IFS_OK) fuzz_assert(one == want);
+      }
+    }
+  }
+  ifs_buf_free(&lt);
+}
+
+static void check_needle_set(const char *s, size_t n) {
+  ifs_buf raw, low;
+  ifs_buf_init(&raw);
+  ifs_buf_init(&low);
+  fuzz_assert(ifs_buf_reserve(&raw, 1) == IFS_OK && ifs_buf_reserve(&low, 1) == IFS_OK);
+  ifs_span rspan[SET_MAX], span[SET_MAX];
+  size_t k = set_needles(s, n, &raw, rspan);
+  for (size_t i = 0; i < k; i++) {   /* lowered, as the evaluator hands them over */
+    span[i].at = low.len;
+    fuzz_assert(ifs_lower(raw.p + rspan[i].at, rspan[i].len, &low) == IFS_OK);
+    span[i].len = low.len - span[i].at;
+  }
+  ifs_needle_set *set = ifs_needle_set_new(low.p, span, k);
+  fuzz_assert(set != NULL);
+  check_set_in(set, &low, span, k, s, n);
+  if (n > 1) check_set_in(set, &low, span, k, s + 1, n - 1);
+  ifs_needle_set_free(set);
+  ifs_buf_free(&raw);
+  ifs_buf_free(&low);
+}
+
 /* Raw bytes handed over as if internal: must not crash or overread. */
 static void poke_raw(const char *s, size_t n, ifs_buf *tmp) {
   (void)ifs_count_words(s, n);
@@ -193,12 +295,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   size_t w2, c2;
   ifs_count_bytes(in.p, in.len, &w2, &c2);
   fuzz_assert(w2 == words && c2 == chars);
+  for (int level = 1; level <= 2; level++) {   /* SSSE3 and AVX2 loops */
+    ifs_count_level(in.p, in.len, &w2, &c2, level);
+    fuzz_assert(w2 == words && c2 == chars);
+  }
   fuzz_assert(ifs_is_ascii(in.p, in.len) == (chars == in.len));
 
   check_decode_prev(in.p, in.len);
   check_strip(in.p, in.len);
   check_lower(in.p, in.len, &low);
   check_needle(in.p, in.len);
+  check_needle_set(in.p, in.len);
   poke_raw(raw, size, &out);
 
   ifs_buf_free(&in);
