@@ -736,9 +736,8 @@ static int run_plan(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl) {
   return rc;
 }
 
-/* The label of check k, appended to r->labels. */
-static void append_label(ifs_result *r, const plan *pl, const ifs_check *k) {
-  ifs_buf *b = &r->labels;
+/* The label of check k, appended to b. */
+static void append_label(ifs_buf *b, const plan *pl, const ifs_check *k) {
   const plan_check *c = &pl->checks[k->from];
   const char *arg = pl->text + c->arg_at;
   switch (c->kind) {
@@ -767,7 +766,8 @@ static void append_label(ifs_result *r, const plan *pl, const ifs_check *k) {
   }
 }
 
-static int build_reason(ifs_result *r) {
+/* The reason, with the labels of the failed checks written in place. */
+static int build_reason(ifs_result *r, const plan *pl) {
   ifs_buf *b = &r->reason;
   if (r->passed == r->total) {
     ifs_buf_append_str(b, "all ");
@@ -784,7 +784,7 @@ static int build_reason(ifs_result *r) {
     const ifs_check *c = &r->checks[i];
     if (c->ok) continue;
     if (!first) ifs_buf_append_str(b, "; ");
-    ifs_buf_append(b, r->labels.p + c->label_at, c->label_len);
+    append_label(b, pl, c);
     first = 0;
   }
   return b->oom ? IFS_NOMEM : IFS_OK;
@@ -804,7 +804,7 @@ static void result_reset(ifs_result *r, const ifs_evaluator *ev) {
   r->verdict = IFS_SCORED;
   r->passed = r->total = 0;
   r->score = 0;
-  r->explained = 0;
+  r->explained = r->has_reason = 0;
   r->plan = NULL;
   r->evaluation = ev->evaluation;
   ifs_buf_clear(&r->labels);
@@ -829,23 +829,27 @@ ifs_status ifs_evaluate_scores(ifs_evaluator *ev, const char *resp, size_t rn,
   return IFS_OK;
 }
 
+ifs_status ifs_result_reason(ifs_evaluator *ev, ifs_result *r) {
+  if (r->has_reason) return IFS_OK;
+  if (!r->evaluation || r->evaluation != ev->evaluation) return IFS_INVALID;
+  ifs_buf_clear(&r->reason);
+  ifs_status rc = r->verdict != IFS_SCORED ? inconclusive_reason(r) : build_reason(r, r->plan);
+  if (rc) return IFS_NOMEM;
+  r->has_reason = 1;
+  return IFS_OK;
+}
+
 ifs_status ifs_result_explain(ifs_evaluator *ev, ifs_result *r) {
   if (r->explained) return IFS_OK;
   if (!r->evaluation || r->evaluation != ev->evaluation) return IFS_INVALID;
   ifs_buf_clear(&r->labels);
-  ifs_buf_clear(&r->reason);
-  if (r->verdict != IFS_SCORED) {
-    if (inconclusive_reason(r)) return IFS_NOMEM;
-    r->explained = 1;
-    return IFS_OK;
-  }
-  for (size_t i = 0; i < r->total; i++) {
+  for (size_t i = 0; r->verdict == IFS_SCORED && i < r->total; i++) {
     ifs_check *k = &r->checks[i];
     k->label_at = r->labels.len;
-    append_label(r, r->plan, k);
+    append_label(&r->labels, r->plan, k);
     k->label_len = r->labels.len - k->label_at;
   }
-  if (r->labels.oom || build_reason(r)) return IFS_NOMEM;
+  if (r->labels.oom || ifs_result_reason(ev, r)) return IFS_NOMEM;
   r->explained = 1;
   return IFS_OK;
 }

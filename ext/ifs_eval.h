@@ -7,8 +7,9 @@
 ** connection: the compiled-regex cache and scratch buffers.
 **
 ** A score needs no labels: ifs_evaluate_scores() leaves the labels and the
-** reason to ifs_result_explain(), which builds them from the evaluator's
-** compiled constraints while it has evaluated nothing since.
+** reason to ifs_result_explain() (or the reason alone to
+** ifs_result_reason()), which build them from the evaluator's compiled
+** constraints while it has evaluated nothing since.
 */
 #ifndef IFS_EVAL_H
 #define IFS_EVAL_H
@@ -46,6 +47,7 @@ typedef struct ifs_result {
   ifs_buf labels;               /* every label, back to back, internal UTF-8 */
   ifs_buf reason;               /* the reason string, internal UTF-8 */
   int explained;                /* labels and reason are built */
+  int has_reason;               /* the reason is */
   const void *plan;             /* what they are built from, */
   uint64_t evaluation;          /* valid during this evaluation of the evaluator */
 } ifs_result;
@@ -73,6 +75,9 @@ ifs_status ifs_evaluate_scores(ifs_evaluator *ev, const char *resp, size_t rn,
 ** IFS_OK, IFS_NOMEM, or IFS_INVALID when ev has evaluated another row since
 ** (what they are built from is gone: evaluate again). */
 ifs_status ifs_result_explain(ifs_evaluator *ev, ifs_result *r);
+
+/* The same for the reason alone (the labels stay unbuilt). */
+ifs_status ifs_result_reason(ifs_evaluator *ev, ifs_result *r);
 
 /* The kind's name as if_checks shows it ("max_words", ...). */
 const char *ifs_kind_name(ifs_kind k);

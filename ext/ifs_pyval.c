@@ -158,11 +158,12 @@ int ifs_int_cmp(const char *dec, size_t n, uint64_t count) {
   while (i < n && dec[i] == '0') i++;
   if (i == n) return count == 0 ? 0 : -1;   /* zero */
   if (neg) return -1;
-  char tmp[24];
-  int tl = snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)count);
-  size_t len = n - i;
-  if (len != (size_t)tl) return len < (size_t)tl ? -1 : 1;
-  int c = memcmp(dec + i, tmp, len);
+  char tmp[24];   /* count in decimal, written from the end (per row: no printf) */
+  size_t at = sizeof tmp;
+  do { tmp[--at] = (char)('0' + count % 10); count /= 10; } while (count);
+  size_t len = n - i, tl = sizeof tmp - at;
+  if (len != tl) return len < tl ? -1 : 1;
+  int c = memcmp(dec + i, tmp + at, len);
   return (c > 0) - (c < 0);
 }
 

@@ -120,8 +120,8 @@ static int memo_store(memo *m, const char *resp, size_t rn, const char *cons, si
 }
 
 /* Evaluates (argv[0], argv[1]) into c->res, or reuses the memo; with its
-** labels and reason when explain is set (a score needs neither).  0 on
-** success, else the SQL error is already set. */
+** reason when explain is set (a score needs none).  0 on success, else
+** the SQL error is already set. */
 static int evaluate_args(sqlite3_context *ctx, sqlite3_value **argv, int explain) {
   ifs_conn *c = sqlite3_user_data(ctx);
   const char *resp, *cons;
@@ -131,9 +131,9 @@ static int evaluate_args(sqlite3_context *ctx, sqlite3_value **argv, int explain
     return 1;
   }
   if (memo_hit(&c->last, resp, rn, cons, cn)) {
-    /* the labels can be built while the evaluator has done nothing since
+    /* the reason can be built while the evaluator has done nothing since
     ** (if_checks uses it too); else the row is evaluated again */
-    ifs_status rc = explain ? ifs_result_explain(c->ev, &c->res) : IFS_OK;
+    ifs_status rc = explain ? ifs_result_reason(c->ev, &c->res) : IFS_OK;
     if (rc == IFS_OK) return 0;
     if (rc == IFS_NOMEM) {
       sqlite3_result_error_nomem(ctx);
@@ -141,8 +141,8 @@ static int evaluate_args(sqlite3_context *ctx, sqlite3_value **argv, int explain
     }
   }
   c->last.valid = 0;
-  ifs_status rc = explain ? ifs_evaluate(c->ev, resp, rn, cons, cn, &c->res)
-                   : ifs_evaluate_scores(c->ev, resp, rn, cons, cn, &c->res);
+  ifs_status rc = ifs_evaluate_scores(c->ev, resp, rn, cons, cn, &c->res);
+  if (rc == IFS_OK && explain) rc = ifs_result_reason(c->ev, &c->res);
   if (rc != IFS_OK || memo_store(&c->last, resp, rn, cons, cn) != IFS_OK) {
     c->last.valid = 0;
     sqlite3_result_error_nomem(ctx);
