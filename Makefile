@@ -148,10 +148,11 @@ analytics: build/ifscore.so
 	@$(PYTHON) tests/analytics.py
 
 # test-san, test-valgrind, test-hostile and test-threads are in mk/hostile.mk,
-# doctest in mk/docs.mk, test-package in mk/package.mk, regexlong in mk/regex-budget.mk
+# doctest in mk/docs.mk, test-package in mk/package.mk, regexlong in mk/regex-budget.mk,
+# bench-smoke in mk/bench.mk
 test: WERROR = -Werror
 test: warnings unit tables sqltest sqltest-valgrind parity regexdiff regexlong analytics doctest \
-      test-san test-valgrind test-hostile test-threads test-package
+      test-san test-valgrind test-hostile test-threads test-package bench-smoke
 	@echo "make test: all suites passed"
 
 demo: build/ifscore.so

@@ -1,14 +1,26 @@
 #!/usr/bin/python3
-"""bench.py — `make bench`: ifscore against the Python reference and SQLite's
-own scans, side by side in one process, on one table.
+"""bench.py — `make bench`: ifscore against SQLite's own scans and the Python
+reference, side by side in one process, on eval rows.
 
-The table is ../shared/data/ifeval_cases.jsonl replicated to --rows rows (or,
-where ../shared is absent, cases from tests/gen_cases.py with a fixed seed).
-Each query runs --runs times; the median is reported, as time, rows/s and
-ratios, because absolute times on shared machines mean little.
+Data: ../shared/data/ifeval_cases.jsonl (1,623 real answers with their
+constraints) when present, else rows from bench/gen_rows.py (realistic
+generated answers and constraints, a fixed seed); --data chooses.  The
+first line says which.  Each query runs --runs times and the median of
+its CPU time is reported, as seconds, rows/s and ratios: absolute times on a
+shared machine mean little, ratios measured side by side do.
 
-Goals: if_score >= 10x the Python UDF; if_score no slower than
-sum(length(response)); if_score+if_reason+if_pass <= 1.5x if_score alone.
+Sections:
+  1. the table (cases replicated to --rows rows): if_score against a
+     length() scan, the three functions together, the Python UDF;
+  2. two shapes with their goals: phrase lists (50 must_exclude + 10
+     must_include on every row) and one constraints text per row (every
+     row's text distinct, each run on texts the connection has not seen);
+  3. focused variants (where the time goes);
+  4. how cost grows with rows, response length, needles per row and
+     distinct constraint texts: a table each, every point in a process of
+     its own so that its peak memory is its own; --svg-dir gets a chart each.
+
+--quick runs a small version of everything (make bench-smoke).
 """
 import argparse
 import json
@@ -18,49 +30,127 @@ import random
 import resource
 import sqlite3
 import statistics
+import subprocess
 import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
-import gen_cases  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+import gen_rows  # noqa: E402
 import oracle  # noqa: E402
 
 CORPUS = os.path.join(ROOT, "..", "shared", "data", "ifeval_cases.jsonl")
 
+# A refusal detector's list (phrases such lists are made of).
+REFUSAL = [
+    "I'm sorry", "Sorry", "I am sorry", "I apologize", "As an", "As an AI", "I'm an",
+    "I'm just", "As a language model", "As an Assistant", "I cannot", "I do not", "Hello!",
+    "is illegal and unethical", "I'm really sorry", "OpenAI", "unethical", "not ethical",
+    "illegal", "not legal", "My apologies", "but I cannot",
+    "If you have any other non-malicious requests", "I'm not able to provide",
+    "I am really sorry", "I cannot create", "I cannot support", "I can't provide",
+    "I can't assist", "I am unable", "I'm unable", "I must decline", "against my programming",
+    "content policy", "I'm afraid", "cannot comply", "I must respectfully",
+    "I'm not comfortable", "I'd rather not", "As a responsible", "I'm programmed",
+    "ethical guidelines", "I would advise against", "please consult a professional",
+    "I do not feel comfortable", "I won't be able", "harmful", "I can not", "not appropriate",
+    "my guidelines"]
+assert len(REFUSAL) == 50
 
-def load_rows(n):
-    """(response, constraints) text pairs, replicated to n rows."""
-    base = []
-    if os.path.exists(CORPUS):
+FILLER = ["tapestry", "delve", "moreover", "in conclusion", "furthermore", "quantum",
+          "synergy", "paradigm", "leverage", "zebra"]
+
+
+# ---------------------------------------------------------------- data
+
+def base_cases(kind):
+    """(cases, what they are): (response, constraints text) pairs."""
+    if kind == "auto":
+        kind = "shared" if os.path.exists(CORPUS) else "generated"
+    if kind == "shared":
+        cases = []
         with open(CORPUS, encoding="utf-8") as f:
             for line in f:
                 d = json.loads(line)
-                base.append((d["response"], json.dumps(d["constraints"])))
-        source = f"shared corpus ({len(base)} cases)"
-    else:
-        rng = random.Random(1)
-        for resp, cons in gen_cases.generate(rng, 2000):
-            if resp is None or cons is None:
-                continue
-            base.append((resp.decode("utf-8", "replace"), cons.decode("utf-8", "replace")))
-        source = f"generated cases ({len(base)}, seed 1; ../shared absent)"
-    rows = [base[i % len(base)] for i in range(max(n, len(base)))]
-    return rows, source
+                cases.append((d["response"], json.dumps(d["constraints"])))
+        return cases, f"the shared corpus ({len(cases):,} real answers, ../shared/data)"
+    cases = gen_rows.cases(2000, seed=1)
+    return cases, (f"generated eval rows ({len(cases):,} cases, bench/gen_rows.py seed 1;"
+                   f" ../shared is absent or --data generated)")
 
 
-def py_score(resp, cons):
-    return oracle.evaluate(None if resp is None else resp.encode("utf-8", "surrogatepass"),
-                           None if cons is None else cons.encode("utf-8", "surrogatepass"))[0]
+def replicate(cases, n):
+    return [cases[i % len(cases)] for i in range(max(n, 1))]
 
 
-def timed(con, sql, runs):
-    times = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        con.execute(sql).fetchall()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+def keywords(resp, rng, n):
+    words = [w.strip(".,!?*:;\"'()[]") for w in resp.split()]
+    words = [w for w in words if len(w) > 3 and w.isalpha()]
+    return [rng.choice(words) for _ in range(n)] if words else []
+
+
+def phrase_constraints(cases, seed=5):
+    """Each case: 10 must_include (5 words of its answer, 5 that are rarely
+    there) and the 50 phrases of a refusal detector to exclude."""
+    rng = random.Random(seed)
+    out = []
+    for resp, _ in cases:
+        inc = keywords(resp, rng, 5)
+        inc += rng.sample(FILLER, 10 - len(inc))
+        out.append(json.dumps({"must_include": inc, "must_exclude": REFUSAL}))
+    return out
+
+
+SHARED_PHRASES = json.dumps({"must_include": ["however", "important", "example", "moreover",
+                                              "in conclusion", "furthermore", "tapestry",
+                                              "delve", "quantum", "the answer"],
+                             "must_exclude": REFUSAL})
+
+
+def own_texts(rows, tag):
+    """Each row's own constraints, made distinct from every other row's (and
+    from those of any other tag): its case's keys and an id."""
+    out = []
+    for i, (resp, c) in enumerate(rows):
+        try:
+            d = json.loads(c)
+        except ValueError:
+            d = None
+        if isinstance(d, dict):
+            d["case_id"] = f"{tag}-{i}"
+            out.append((resp, json.dumps(d)))
+        else:
+            out.append((resp, c))
+    return out
+
+
+def needle_list(k, seed=11):
+    """k phrases to exclude: the refusal list, then generated ones."""
+    rng = random.Random(seed)
+    out = list(REFUSAL[:k])
+    verbs = "help assist provide create write share discuss answer generate support".split()
+    nouns = "request policy content topic question task information advice opinion".split()
+    while len(out) < k:
+        kind = rng.random()
+        if kind < 0.4:
+            p = f"I {rng.choice(['cannot', 'can not', 'will not', 'am not able to'])} {rng.choice(verbs)}"
+        elif kind < 0.7:
+            p = f"this {rng.choice(nouns)} {rng.choice(['violates', 'is against', 'goes beyond'])}"
+        else:
+            p = " ".join(rng.choice(gen_rows.ENGLISH) for _ in range(rng.randint(1, 3)))
+        if p not in out:
+            out.append(p)
+    return out
+
+
+# ---------------------------------------------------------------- timing
+
+def connect(lib):
+    con = sqlite3.connect(":memory:")
+    con.enable_load_extension(True)
+    con.load_extension(lib)
+    return con
 
 
 def make_table(con, name, rows):
@@ -69,74 +159,55 @@ def make_table(con, name, rows):
     con.executemany(f"INSERT INTO {name}(response, constraints) VALUES (?, ?)", rows)
 
 
-def only_keys(c, pred):
-    """The constraints text with only the keys pred accepts (as is when it is
-    not a JSON object)."""
-    try:
-        d = json.loads(c)
-    except ValueError:
-        return c
-    if not isinstance(d, dict):
-        return c
-    return json.dumps({k: v for k, v in d.items() if pred(k)})
+def warm(con, sql):
+    """Runs a query twice: a constraints text's plan is kept the second time
+    the connection sees it (as a regrade's second pass would find it)."""
+    for _ in range(2):
+        con.execute(sql).fetchall()
 
 
-def variants(rows, rng):
-    """The focused tables: (name, rows, what it stresses)."""
-    regexes = [json.loads(c).get("regex") for _, c in rows[:2000]]
-    regexes = [r for r in regexes if r] or [r"\bthe\b"]
-    words = "the and of to in is that for it as with was on be by this are".split()
-    needles = [w + s for w in words for s in ("", "s", "ing")][:48]
-    out = []
-    out.append(("regex only", [(r, json.dumps({"regex": rng.choice(regexes)}))
-                               for r, _ in rows], "one Python regex per row"))
-    out.append(("own regex only", [(r, only_keys(c, lambda k: k == "regex")) for r, c in rows],
-                "each row's own regex check, nothing else"))
-    out.append(("all but regex", [(r, only_keys(c, lambda k: k != "regex")) for r, c in rows],
-                "each row's checks less its regex"))
-    out.append(("48 needles", [(r, json.dumps({"must_include": needles[:24],
-                                                "must_exclude": needles[24:]}))
-                               for r, _ in rows], "include/exclude, many needles"))
-    out.append(("json only", [(r, '{"must_be_json": true}') for r, _ in rows],
-                "fence stripping + JSON validation"))
-    long_rows = [(" ".join(r for r, _ in rows[i:i + 60]), c)
-                 for i, (_, c) in enumerate(rows[:len(rows) // 60])]
-    out.append(("long responses", long_rows, f"{len(long_rows)} rows of ~60 responses each"))
-    shared = [c for _, c in rows[:5]]
-    out.append(("5 shared constraints", [(r, shared[i % 5]) for i, (r, _) in enumerate(rows)],
-                "many rows, few constraint texts"))
-    out.append(("own constraints", [(r, c[:-1] + f', "row": {i}}}' if c.endswith("}") and c != "{}" else c)
-                                    for i, (r, c) in enumerate(rows)],
-                "every row its own constraint text"))
-    return out
+def timed(con, sql, runs):
+    """Median CPU seconds of the query (the process's own time: what other
+    processes on a shared machine take while it waits is not counted)."""
+    times = []
+    for _ in range(runs):
+        t0 = time.process_time()
+        con.execute(sql).fetchall()
+        times.append(time.process_time() - t0)
+    return statistics.median(times)
+
+
+def score_vs_length(con, table, runs):
+    """(if_score seconds, length() seconds): medians, alternating."""
+    ts, tl = [], []
+    for _ in range(runs):
+        ts.append(timed(con, f"SELECT sum(if_score(response, constraints)) FROM {table}", 1))
+        tl.append(timed(con, f"SELECT sum(length(response)) FROM {table}", 1))
+    return statistics.median(ts), statistics.median(tl)
+
+
+def mbytes(rows):
+    return sum(len(r.encode("utf-8", "surrogatepass")) for r, _ in rows) / 1e6
 
 
 def fmt_rate(n, t):
     return f"{n / t:,.0f}" if t > 0 else "-"
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--rows", type=int, default=30000)
-    ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--py-runs", type=int, default=1)
-    ap.add_argument("--lib", default=os.path.join(ROOT, "build", "ifscore"))
-    ap.add_argument("--mem-rows", type=int, default=2_000_000,
-                    help="rows of the memory-flatness check (0 skips it)")
-    args = ap.parse_args()
+def goal_line(name, ratio, goal):
+    return f"ratio: {name} (goal <= {goal:.2f}): {ratio:.2f} {'met' if ratio <= goal else 'NOT met'}"
 
-    rows, source = load_rows(args.rows)
-    con = sqlite3.connect(":memory:")
-    con.enable_load_extension(True)
-    con.load_extension(args.lib)
-    con.create_function("py_score", 2, py_score, deterministic=True)
+
+def py_score(resp, cons):
+    return oracle.evaluate(None if resp is None else resp.encode("utf-8", "surrogatepass"),
+                           None if cons is None else cons.encode("utf-8", "surrogatepass"))[0]
+
+
+# ---------------------------------------------------------------- sections
+
+def main_table(con, rows, args):
     make_table(con, "cases", rows)
     n = len(rows)
-    mb = sum(len(r.encode("utf-8", "surrogatepass")) for r, _ in rows) / 1e6
-    print(f"bench: {n:,} rows from {source}, {mb:.1f} MB of responses;"
-          f" median of {args.runs} runs; {platform.machine()}, {os.cpu_count()} cores,"
-          f" SQLite {sqlite3.sqlite_version}, Python {platform.python_version()}")
-
     q = {
         "floor: LIKE '%zzz%' scan": "SELECT count(*) FROM cases WHERE response LIKE '%zzz%'",
         "sum(length(response))": "SELECT sum(length(response)) FROM cases",
@@ -145,54 +216,340 @@ def main():
             " sum(length(if_reason(response, constraints))),"
             " sum(if_pass(response, constraints)) FROM cases",
     }
-    t = {k: timed(con, v, args.runs) for k, v in q.items()}
+    warm(con, q["if_score"])
+    runs = {k: [] for k in q}
+    for _ in range(args.runs):   # the queries in turn, so that drift hits all alike
+        for k, v in q.items():
+            runs[k].append(timed(con, v, 1))
+    t = {k: statistics.median(v) for k, v in runs.items()}
+    con.create_function("py_score", 2, py_score, deterministic=True)
     t["Python reference (UDF)"] = timed(
         con, "SELECT sum(py_score(response, constraints)) FROM cases", args.py_runs)
     base = t["if_score"]
-    print()
     print(f"{'query':34} {'seconds':>9} {'rows/s':>13} {'vs if_score':>12}")
-    for k in ["floor: LIKE '%zzz%' scan", "sum(length(response))", "if_score",
-              "if_score+if_reason+if_pass", "Python reference (UDF)"]:
+    for k in t:
         print(f"{k:34} {t[k]:9.4f} {fmt_rate(n, t[k]):>13} {t[k] / base:11.2f}x")
     print()
-    goals = [
-        ("if_score vs Python UDF (goal >= 10x faster)",
-         t["Python reference (UDF)"] / base, t["Python reference (UDF)"] / base >= 10),
-        ("if_score time / length() scan time (goal <= 1.00)",
-         base / t["sum(length(response))"], base <= t["sum(length(response))"]),
-        ("3 functions / if_score alone (goal <= 1.50)",
-         t["if_score+if_reason+if_pass"] / base, t["if_score+if_reason+if_pass"] <= 1.5 * base),
-    ]
-    for name, ratio, ok in goals:
-        print(f"ratio: {name}: {ratio:.2f} {'met' if ok else 'NOT met'}")
+    py, ln, three = t["Python reference (UDF)"], t["sum(length(response))"], t["if_score+if_reason+if_pass"]
+    print(f"ratio: if_score vs Python UDF (goal >= 10x faster): {py / base:.2f}"
+          f" {'met' if py >= 10 * base else 'NOT met'}")
+    print(goal_line("if_score time / length() scan time", base / ln, 1.0))
+    print(goal_line("3 functions / if_score alone", three / base, 1.5))
 
+
+def shapes(con, rows, cases, args):
+    """The shapes with goals: phrase lists (one list on every row, and each
+    case's own must_include with the shared refusal list) and one
+    constraints text per row."""
+    n = len(rows)
+    print(f"{'shape':52} {'rows':>7} {'if_score s':>11} {'length() s':>11} {'ratio':>7}"
+          f" {'rows/s':>12}")
+    phr = phrase_constraints(cases)
+    goals = []
+    for name, table in (
+            ("phrase lists: 50 + 10 phrases, one list", [(r, SHARED_PHRASES) for r, _ in rows]),
+            ("phrase lists: 50 + 10, each case its 10 to include",
+             [(rows[i][0], phr[i % len(cases)]) for i in range(n)])):
+        make_table(con, "v", table)
+        warm(con, "SELECT sum(if_score(response, constraints)) FROM v")
+        ts, tl = score_vs_length(con, "v", args.runs)
+        print(f"{name:52} {n:7,} {ts:11.4f} {tl:11.4f} {ts / tl:6.2f}x {fmt_rate(n, ts):>12}")
+        goals.append((name + " / length() scan", ts / tl))
+    # every run on texts this connection has not seen: a table of its own per run
+    ts_all, tl_all = [], []
+    for run in range(args.runs):
+        make_table(con, "own", own_texts(rows, f"run{run}"))
+        ts_all.append(timed(con, "SELECT sum(if_score(response, constraints)) FROM own", 1))
+        tl_all.append(timed(con, "SELECT sum(length(response)) FROM own", 1))
+    ts, tl = statistics.median(ts_all), statistics.median(tl_all)
+    name = "one constraints text per row, all distinct"
+    print(f"{name:52} {n:7,} {ts:11.4f} {tl:11.4f} {ts / tl:6.2f}x {fmt_rate(n, ts):>12}")
+    goals.append((name + " / length() scan", ts / tl))
     print()
+    for g, r in goals:
+        print(goal_line(g, r, 1.0))
+
+
+def only_keys(c, pred):
+    try:
+        d = json.loads(c)
+    except ValueError:
+        return c
+    return json.dumps({k: v for k, v in d.items() if pred(k)}) if isinstance(d, dict) else c
+
+
+def variants(con, rows, args):
+    out = [
+        ("own regex only", [(r, only_keys(c, lambda k: k == "regex")) for r, c in rows],
+         "each row's own regex check, nothing else"),
+        ("all but regex", [(r, only_keys(c, lambda k: k != "regex")) for r, c in rows],
+         "each row's checks less its regex"),
+        ("json only", [(r, '{"must_be_json": true}') for r, _ in rows],
+         "fence stripping + JSON validation"),
+        ("long responses", [(" ".join(r for r, _ in rows[i:i + 60]), c)
+                            for i, (_, c) in enumerate(rows[:len(rows) // 60])],
+         "rows of ~60 answers each"),
+        ("5 shared constraints", [(r, rows[i % 5][1]) for i, (r, _) in enumerate(rows)],
+         "many rows, few constraint texts"),
+    ]
     print(f"{'focused variant':22} {'rows':>7} {'if_score s':>11} {'length() s':>11}"
           f" {'ratio':>7} {'rows/s':>12}  stresses")
-    rng = random.Random(7)
-    for name, vrows, what in variants(rows, rng):
+    for name, vrows, what in out:
         make_table(con, "v", vrows)
-        ts = timed(con, "SELECT sum(if_score(response, constraints)) FROM v", args.runs)
-        tl = timed(con, "SELECT sum(length(response)) FROM v", args.runs)
+        warm(con, "SELECT sum(if_score(response, constraints)) FROM v")
+        ts, tl = score_vs_length(con, "v", args.runs)
         print(f"{name:22} {len(vrows):7,} {ts:11.4f} {tl:11.4f} {ts / tl:6.2f}x"
               f" {fmt_rate(len(vrows), ts):>12}  {what}")
 
-    rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    print()
-    print(f"memory: peak RSS {rss0 / 1024:.0f} MB after the runs above")
-    if args.mem_rows:
-        sample = rows[:50]
-        con.execute("DROP TABLE IF EXISTS v")
-        make_table(con, "m", sample)
-        for k in (args.mem_rows // 4, args.mem_rows):
-            sql = (f"WITH RECURSIVE i(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM i"
-                   f" WHERE x < {k}) SELECT sum(if_score(m.response || x, m.constraints))"
-                   f" FROM i JOIN m ON m.id = 1 + x % {len(sample)}")
-            t0 = time.perf_counter()
-            con.execute(sql).fetchall()
-            rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-            print(f"memory: {k:,} distinct rows scored in {time.perf_counter() - t0:.1f}s,"
-                  f" peak RSS {rss / 1024:.0f} MB")
+
+# ---------------------------------------------------------------- sweeps
+
+def status_kb(field):
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+def reset_peak():
+    """Resident set size now, and the peak counted from here on (Linux resets
+    VmHWM when 5 is written to clear_refs; elsewhere it stays the process's)."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+    except OSError:
+        pass
+    return status_kb("VmRSS") or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def peak_kb():
+    return status_kb("VmHWM") or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def point(kind, value, args):
+    """One sweep point, in a process of its own: prints its figures as JSON."""
+    cases, _ = base_cases(args.data)
+    con = connect(args.lib)
+    runs = args.runs
+    if kind == "rows":
+        make_table(con, "m", cases)
+        b = len(cases)
+        nbytes = sum(len(cases[x % b][0].encode("utf-8", "surrogatepass")) + len(str(x))
+                     for x in range(value))
+        gen = (f"WITH RECURSIVE i(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM i WHERE x < {value - 1})"
+               f" SELECT sum({{}}) FROM i JOIN m ON m.id = 1 + x % {b}")
+        q_score = gen.format("if_score(m.response || x, m.constraints)")
+        q_len = gen.format("length(m.response || x)")
+        warm(con, q_score.replace(f"x < {value - 1}", f"x < {b - 1}"))
+        rows = value
+        runs = 1 if value >= 100000 else runs
+    else:
+        if kind == "length":
+            text = "\n\n".join(r for r, _ in cases)
+            while len(text) < value:
+                text += "\n\n" + text
+            total = max(value, args.sweep_bytes)
+            table, at = [], 0
+            for i in range(max(1, total // value)):
+                piece = text[at:at + value]
+                at = (at + value) % max(1, len(text) - value)
+                table.append((piece, cases[i % len(cases)][1]))
+        elif kind == "needles":
+            cons = json.dumps({"must_exclude": needle_list(value)})
+            table = [(r, cons) for r, _ in replicate(cases, args.sweep_rows)]
+        elif kind == "distinct":
+            n = args.sweep_rows
+            d = n if value == 0 else value
+            table = [(cases[i % len(cases)][0],
+                      json.dumps({"max_words": 300 + i % d, "must_include": ["data"],
+                                  "must_exclude": [","], "regex": r"(\*[^\n*]+\*.*?){2}"}))
+                     for i in range(n)]
+        else:
+            raise SystemExit(f"bench: unknown sweep {kind}")
+        make_table(con, "t", table)
+        rows = len(table)
+        nbytes = mbytes(table) * 1e6
+        q_score = "SELECT sum(if_score(response, constraints)) FROM t"
+        q_len = "SELECT sum(length(response)) FROM t"
+        if kind != "distinct":   # distinct texts: every run as the first
+            warm(con, q_score)
+    before = reset_peak()
+    ts, tl = [], []
+    for run in range(runs):
+        if kind == "distinct" and run:   # a fresh connection sees them all anew
+            con.close()
+            con = connect(args.lib)
+            make_table(con, "t", table)
+        ts.append(timed(con, q_score, 1))
+        tl.append(timed(con, q_len, 1))
+    peak = peak_kb()
+    print(json.dumps({"rows": rows, "bytes": nbytes, "score": statistics.median(ts),
+                      "length": statistics.median(tl), "peak_kb": peak, "before_kb": before}))
+
+
+SWEEPS = {
+    # kind: (title, x label, values, quick values, label of a value)
+    "rows": ("rows (responses made distinct: response || n)", "rows",
+             [1000, 10000, 100000, 1000000, 2000000], [1000, 10000], lambda v: f"{v:,}"),
+    "length": ("response length (rows of one length, same total bytes)", "bytes per response",
+               [100, 1000, 10000, 100000, 1000000, 16000000], [100, 10000, 100000],
+               lambda v: f"{v:,} B"),
+    "needles": ("needles per row (must_exclude phrases)", "needles per row",
+                [1, 10, 100, 1000], [1, 10, 100], lambda v: f"{v:,}"),
+    "distinct": ("distinct constraint texts (the same checks, a different limit)",
+                 "distinct constraint texts", [1, 10, 100, 1000, 10000, 0], [1, 100, 0],
+                 None),
+}
+
+
+def run_sweep(kind, args, out):
+    title, xlabel, values, quick, label = SWEEPS[kind]
+    values = quick if args.quick else values
+    if kind == "distinct":
+        label = lambda v: "every row" if v == 0 else f"{v:,}"  # noqa: E731
+    print(f"cost with {title}")
+    print(f"{xlabel:>26} {'rows':>9} {'MB':>8} {'if_score s':>11} {'length() s':>11}"
+          f" {'ratio':>6} {'ns/B score':>10} {'ns/B len':>9} {'peak MB':>8} {'+MB':>5}")
+    pts = []
+    for v in values:
+        cmd = [sys.executable, os.path.abspath(__file__), "--point", kind, str(v),
+               "--lib", args.lib, "--data", args.data, "--runs", str(args.runs),
+               "--sweep-rows", str(args.sweep_rows), "--sweep-bytes", str(args.sweep_bytes)]
+        res = subprocess.run(cmd, capture_output=True, text=True)
+        if res.returncode != 0:
+            print(res.stdout + res.stderr)
+            raise SystemExit(f"bench: sweep point {kind}={v} failed")
+        p = json.loads(res.stdout.strip().splitlines()[-1])
+        p["x"] = v if not (kind == "distinct" and v == 0) else p["rows"]
+        p["label"] = label(v)
+        pts.append(p)
+        print(f"{p['label']:>26} {p['rows']:9,} {p['bytes'] / 1e6:8.1f} {p['score']:11.4f}"
+              f" {p['length']:11.4f} {p['score'] / p['length']:5.2f}x"
+              f" {p['score'] / p['bytes'] * 1e9:10.2f} {p['length'] / p['bytes'] * 1e9:9.2f}"
+              f" {p['peak_kb'] / 1024:8.0f} {(p['peak_kb'] - p['before_kb']) / 1024:5.0f}",
+              flush=True)
+    out[kind] = {"title": title, "xlabel": xlabel, "points": pts}
+
+
+# ---------------------------------------------------------------- charts
+
+def svg_chart(sweep):
+    """A line chart (log x) of ns per byte for if_score and length()."""
+    pts = sweep["points"]
+    W, H, L, R, T, B = 560, 300, 64, 150, 36, 48
+    xs = [p["x"] for p in pts]
+    ys = [[p["score"] / p["bytes"] * 1e9 for p in pts], [p["length"] / p["bytes"] * 1e9 for p in pts]]
+    import math
+    lx0, lx1 = math.log10(min(xs)), math.log10(max(xs))
+    if lx1 == lx0:
+        lx1 = lx0 + 1
+    ymax = max(max(y) for y in ys) * 1.15 or 1
+    step = 10 ** math.floor(math.log10(ymax / 4))
+    for m in (1, 2, 5, 10):
+        if ymax / (m * step) <= 6:
+            step *= m
+            break
+
+    def px(x):
+        return L + (math.log10(x) - lx0) / (lx1 - lx0) * (W - L - R)
+
+    def py(y):
+        return H - B - y / ymax * (H - T - B)
+
+    e = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" '
+         f'viewBox="0 0 {W} {H}" font-family="sans-serif" font-size="12">',
+         f'<rect width="{W}" height="{H}" fill="white"/>',
+         f'<text x="{L}" y="20" font-size="13" font-weight="bold">cost per byte by '
+         f'{sweep["xlabel"]}</text>']
+    y = 0.0
+    while y <= ymax:
+        e.append(f'<line x1="{L}" y1="{py(y):.1f}" x2="{W - R}" y2="{py(y):.1f}" stroke="#ddd"/>')
+        e.append(f'<text x="{L - 6}" y="{py(y) + 4:.1f}" text-anchor="end">{y:g}</text>')
+        y += step
+    for p in pts:
+        e.append(f'<line x1="{px(p["x"]):.1f}" y1="{H - B}" x2="{px(p["x"]):.1f}" y2="{H - B + 4}" stroke="#333"/>')
+        e.append(f'<text x="{px(p["x"]):.1f}" y="{H - B + 17}" text-anchor="middle">{p["label"]}</text>')
+    e.append(f'<line x1="{L}" y1="{H - B}" x2="{W - R}" y2="{H - B}" stroke="#333"/>')
+    e.append(f'<line x1="{L}" y1="{T}" x2="{L}" y2="{H - B}" stroke="#333"/>')
+    e.append(f'<text x="{(L + W - R) / 2}" y="{H - 10}" text-anchor="middle">{sweep["xlabel"]}'
+             f' (log scale)</text>')
+    e.append(f'<text x="16" y="{(T + H - B) / 2}" text-anchor="middle" '
+             f'transform="rotate(-90 16 {(T + H - B) / 2})">ns per response byte</text>')
+    for (name, color), yv in zip((("if_score", "#1f6fb4"), ("length() scan", "#d9822b")), ys):
+        path = " ".join(f"{px(x):.1f},{py(v):.1f}" for x, v in zip(xs, yv))
+        e.append(f'<polyline points="{path}" fill="none" stroke="{color}" stroke-width="2"/>')
+        for x, v in zip(xs, yv):
+            e.append(f'<circle cx="{px(x):.1f}" cy="{py(v):.1f}" r="3" fill="{color}"/>')
+    for i, (name, color) in enumerate((("if_score", "#1f6fb4"), ("length() scan", "#d9822b"))):
+        e.append(f'<line x1="{W - R + 16}" y1="{T + 10 + 18 * i}" x2="{W - R + 36}" '
+                 f'y2="{T + 10 + 18 * i}" stroke="{color}" stroke-width="2"/>')
+        e.append(f'<text x="{W - R + 42}" y="{T + 14 + 18 * i}">{name}</text>')
+    e.append("</svg>")
+    return "\n".join(e) + "\n"
+
+
+# ---------------------------------------------------------------- main
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--rows", type=int, default=30000)
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--py-runs", type=int, default=1)
+    ap.add_argument("--data", choices=["auto", "shared", "generated"], default="auto")
+    ap.add_argument("--lib", default=os.path.join(ROOT, "build", "ifscore"))
+    ap.add_argument("--svg-dir", default=os.path.join(ROOT, "build", "bench"),
+                    help="where the sweep charts go ('' for none)")
+    ap.add_argument("--json", default="", help="also write the sweep figures here")
+    ap.add_argument("--sections", default="main,shapes,variants,sweeps")
+    ap.add_argument("--sweeps", default="rows,length,needles,distinct")
+    ap.add_argument("--sweep-rows", type=int, default=10000)
+    ap.add_argument("--sweep-bytes", type=int, default=32_000_000)
+    ap.add_argument("--quick", action="store_true", help="a small run of everything (smoke test)")
+    ap.add_argument("--point", nargs=2, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.quick:
+        args.rows, args.runs, args.sweep_rows, args.sweep_bytes = 3000, 1, 2000, 2_000_000
+    if args.point:
+        point(args.point[0], int(args.point[1]), args)
+        return
+
+    cases, source = base_cases(args.data)
+    rows = replicate(cases, args.rows)
+    t0 = time.perf_counter()
+    print(f"bench: {len(rows):,} rows from {source}, {mbytes(rows):.1f} MB of responses;"
+          f" median of {args.runs} runs; {platform.machine()}, {os.cpu_count()} cores,"
+          f" SQLite {sqlite3.sqlite_version}, Python {platform.python_version()}")
+    sections = args.sections.split(",")
+    con = connect(args.lib)
+    if "main" in sections:
+        print()
+        main_table(con, rows, args)
+    if "shapes" in sections:
+        print()
+        shapes(con, rows, cases, args)
+    if "variants" in sections:
+        print()
+        variants(con, rows, args)
+    con.close()
+    sweeps = {}
+    if "sweeps" in sections:
+        for kind in args.sweeps.split(","):
+            print()
+            run_sweep(kind, args, sweeps)
+        if args.svg_dir:
+            os.makedirs(args.svg_dir, exist_ok=True)
+            for kind, sw in sweeps.items():
+                with open(os.path.join(args.svg_dir, f"bench-{kind}.svg"), "w") as f:
+                    f.write(svg_chart(sw))
+            print(f"\ncharts: {', '.join(f'bench-{k}.svg' for k in sweeps)} in"
+                  f" {os.path.relpath(args.svg_dir, ROOT)}/")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(sweeps, f, indent=1)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(f"\nbench: peak RSS {peak / 1024:.0f} MB in the main process;"
+          f" {time.perf_counter() - t0:.0f} s in all")
 
 
 if __name__ == "__main__":
