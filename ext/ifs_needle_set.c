@@ -758,8 +758,8 @@ static void search_tail(search *x, size_t q, int level) {
     if (filter_at(x->t, x->h, x->n, q)) check_at(x, q);
 }
 
-void ifs_needle_set_find_level(const ifs_needle_set *s, const char *needles, const char *text,
-                               size_t n, int ascii, signed char *found, int level) {
+static void find_level(const ifs_needle_set *s, const char *needles, const char *text, size_t n,
+                       int ascii, signed char *found, int level) {
   search x;
   x.s = s;
   x.needles = needles;
@@ -793,5 +793,13 @@ void ifs_needle_set_find_level(const ifs_needle_set *s, const char *needles, con
 
 void ifs_needle_set_find(const ifs_needle_set *s, const char *needles, const char *text,
                          size_t n, int ascii, signed char *found) {
-  ifs_needle_set_find_level(s, needles, text, n, ascii, found, 2);
+  find_level(s, needles, text, n, ascii, found, 2);
 }
+
+#ifdef IFS_TESTING
+void ifs_test_needle_set_find_level(const ifs_needle_set *s, const char *needles,
+                                    const char *text, size_t n, int ascii, signed char *found,
+                                    int level) {
+  find_level(s, needles, text, n, ascii, found, level);
+}
+#endif

@@ -53,10 +53,13 @@ size_t ifs_needle_set_bytes(const ifs_needle_set *s);
 void ifs_needle_set_find(const ifs_needle_set *s, const char *needles, const char *text,
                          size_t n, int ascii, signed char *found);
 
-/* The same with the filter run by a chosen loop, for tests: 0 the byte
-** loop (the reference), 1 SSSE3, 2 AVX2 (or the best one below it that the
-** CPU has). */
-void ifs_needle_set_find_level(const ifs_needle_set *s, const char *needles, const char *text,
-                               size_t n, int ascii, signed char *found, int level);
+#ifdef IFS_TESTING
+/* Test hook: the same with the filter run by a chosen loop, 0 the byte loop
+** (the reference), 1 SSSE3, 2 AVX2 (or the best one below it that the CPU
+** has). */
+void ifs_test_needle_set_find_level(const ifs_needle_set *s, const char *needles,
+                                    const char *text, size_t n, int ascii, signed char *found,
+                                    int level);
+#endif
 
 #endif

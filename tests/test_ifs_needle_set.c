@@ -85,7 +85,7 @@ static size_t check_text(const ifs_needle_set *s, const needles *v, const char *
   size_t decided = 0;
   for (int as = sc.ascii; as >= 0; as--) {   /* ASCII text both ways */
     for (int level = 0; level <= 2; level++)
-      ifs_needle_set_find_level(s, v->all.p, text, n, as, got[level], level);
+      ifs_test_needle_set_find_level(s, v->all.p, text, n, as, got[level], level);
     for (size_t i = 0; i < v->k; i++) {
       int want = long_way(&lt, &v->low[i]);
       ck_assert_msg(got[0][i] == got[1][i] && got[0][i] == got[2][i],
@@ -145,7 +145,7 @@ START_TEST(test_known_answers) {
   ifs_utf8_scan(c->t, c->tn, &sc);
   ck_assert(sc.plain_lower);
   for (int level = 0; level <= 2; level++) {
-    ifs_needle_set_find_level(s, v.all.p, c->t, c->tn, sc.ascii, got, level);
+    ifs_test_needle_set_find_level(s, v.all.p, c->t, c->tn, sc.ascii, got, level);
     for (size_t i = 0; i < v.k; i++)
       ck_assert_msg(got[i] == c->found[i], "case %d needle %zu level %d: %d", _i, i, level, got[i]);
   }

@@ -201,7 +201,7 @@ static void check_set_in(const ifs_needle_set *set, const ifs_buf *low, const if
   signed char got[3][SET_MAX];
   for (int ascii = sc.ascii; ascii >= 0; ascii--) {
     for (int level = 0; level <= 2; level++)
-      ifs_needle_set_find_level(set, low->p, s, n, ascii, got[level], level);
+      ifs_test_needle_set_find_level(set, low->p, s, n, ascii, got[level], level);
     for (size_t i = 0; i < k; i++) {
       fuzz_assert(got[0][i] == got[1][i] && got[0][i] == got[2][i]);
       if (got[0][i] < 0) continue;
@@ -296,7 +296,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   ifs_count_bytes(in.p, in.len, &w2, &c2);
   fuzz_assert(w2 == words && c2 == chars);
   for (int level = 1; level <= 2; level++) {   /* SSSE3 and AVX2 loops */
-    ifs_count_level(in.p, in.len, &w2, &c2, level);
+    ifs_test_count_level(in.p, in.len, &w2, &c2, level);
     fuzz_assert(w2 == words && c2 == chars);
   }
   fuzz_assert(ifs_is_ascii(in.p, in.len) == (chars == in.len));
