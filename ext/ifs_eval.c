@@ -674,14 +674,21 @@ static int run_needle(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl,
 }
 
 /* All needles of a plan with a set, checks first .. first + nn - 1 (they
-** are consecutive, includes first): the set answers them in one pass; one
-** it leaves undecided, or all in a text the set cannot read, are searched
-** for on their own.  The checks themselves are not read on the way. */
+** are consecutive, includes first): the set answers them in one pass, over
+** the response or, where lowering is not a map of characters (U+0130,
+** U+03A3), over resp.lower() (lowering lowered text changes nothing); one
+** it leaves undecided is searched for on its own.  The checks themselves
+** are not read on the way. */
 static int run_needle_set(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl,
                           size_t first) {
   signed char *found = ev->found;
-  if (w->plain_lower) ifs_needle_set_find(pl->set, pl->text, w->resp, w->rn, w->ascii, found);
-  else memset(found, -1, pl->nn);
+  if (w->plain_lower) {
+    ifs_needle_set_find(pl->set, pl->text, w->resp, w->rn, w->ascii, found);
+  } else {
+    const ifs_buf *h = lowered_response(ev, w);
+    if (!h) return IFS_NOMEM;
+    ifs_needle_set_find(pl->set, pl->text, h->p ? h->p : "", h->len, 0, found);
+  }
   for (size_t j = 0; j < pl->nn; j++) {
     if (found[j] >= 0) continue;
     const plan_check *c = &pl->checks[first + j];
