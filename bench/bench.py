@@ -126,19 +126,23 @@ def own_texts(rows, tag):
 
 
 def needle_list(k, seed=11):
-    """k phrases to exclude: the refusal list, then generated ones."""
+    """k phrases to exclude, as a blocklist has them: the refusal list, then
+    refusal-like phrases, word pairs and made-up names (mostly absent)."""
     rng = random.Random(seed)
     out = list(REFUSAL[:k])
     verbs = "help assist provide create write share discuss answer generate support".split()
     nouns = "request policy content topic question task information advice opinion".split()
+    syllables = "ka lo mi ru ven tor quil zan bex dra fen gol pry sto wix yul".split()
     while len(out) < k:
         kind = rng.random()
-        if kind < 0.4:
+        if kind < 0.3:
             p = f"I {rng.choice(['cannot', 'can not', 'will not', 'am not able to'])} {rng.choice(verbs)}"
-        elif kind < 0.7:
+        elif kind < 0.5:
             p = f"this {rng.choice(nouns)} {rng.choice(['violates', 'is against', 'goes beyond'])}"
+        elif kind < 0.75:
+            p = " ".join(rng.sample(gen_rows.ENGLISH, 2))
         else:
-            p = " ".join(rng.choice(gen_rows.ENGLISH) for _ in range(rng.randint(1, 3)))
+            p = "".join(rng.choice(syllables) for _ in range(rng.randint(2, 4))).title()
         if p not in out:
             out.append(p)
     return out

@@ -657,13 +657,18 @@ static void rebuild_bucket(search *x, unsigned b) {
     if (prefix_live(x, &s->prefixes[i])) add_prefix_bits(&x->own, &s->prefixes[i]);
 }
 
+/* A bucket of more prefixes than this is not rebuilt when a needle is
+** found (that would cost in proportion to the set's size at every find). */
+#define REBUILD_MAX 8
+
 static void mark_found(search *x, uint32_t j) {
   x->found[j] = 1;
   x->left--;
-  for (unsigned bs = x->s->needles[j].buckets; bs; bs &= bs - 1) {
+  const ifs_needle_set *s = x->s;
+  for (unsigned bs = s->needles[j].buckets; bs; bs &= bs - 1) {
     unsigned b = (unsigned)__builtin_ctz(bs);
     if (--x->live[b] == 0) kill_bucket(x, b);
-    else rebuild_bucket(x, b);
+    else if (s->bucket_first[b + 1] - s->bucket_first[b] <= REBUILD_MAX) rebuild_bucket(x, b);
   }
 }
 
