@@ -392,18 +392,26 @@ def point(kind, value, args):
                       "length": statistics.median(tl), "peak_kb": peak, "before_kb": before}))
 
 
+def short(v, unit=""):
+    """1000 -> 1k, 2000000 -> 2M (chart and table labels)."""
+    for div, suffix in ((1_000_000, "M"), (1000, "k")):
+        if v >= div and v % div == 0:
+            return f"{v // div}{suffix}{unit}"
+    return f"{v}{unit}"
+
+
 SWEEPS = {
     # kind: (title, x label, values, quick values, label of a value)
     "rows": ("rows (responses made distinct: response || n)", "rows",
-             [1000, 10000, 100000, 1000000, 2000000], [1000, 10000], lambda v: f"{v:,}"),
+             [1000, 10000, 100000, 1000000, 2000000], [1000, 10000], short),
     "length": ("response length (rows of one length, same total bytes)", "bytes per response",
                [100, 1000, 10000, 100000, 1000000, 16000000], [100, 10000, 100000],
-               lambda v: f"{v:,} B"),
+               lambda v: short(v, "B").replace("kB", " kB").replace("MB", " MB")
+               if v >= 1000 else f"{v} B"),
     "needles": ("needles per row (must_exclude phrases)", "needles per row",
-                [1, 10, 100, 1000], [1, 10, 100], lambda v: f"{v:,}"),
+                [1, 10, 100, 1000], [1, 10, 100], short),
     "distinct": ("distinct constraint texts (the same checks, a different limit)",
-                 "distinct constraint texts", [1, 10, 100, 1000, 10000, 0], [1, 100, 0],
-                 None),
+                 "distinct constraint texts", [1, 10, 100, 1000, 0], [1, 100, 0], None),
 }
 
 
@@ -411,7 +419,7 @@ def run_sweep(kind, args, out):
     title, xlabel, values, quick, label = SWEEPS[kind]
     values = quick if args.quick else values
     if kind == "distinct":
-        label = lambda v: "every row" if v == 0 else f"{v:,}"  # noqa: E731
+        label = lambda v: f"all {short(args.sweep_rows)}" if v == 0 else short(v)  # noqa: E731
     print(f"cost with {title}")
     print(f"{xlabel:>26} {'rows':>9} {'MB':>8} {'if_score s':>11} {'length() s':>11}"
           f" {'ratio':>6} {'ns/B score':>10} {'ns/B len':>9} {'peak MB':>8} {'+MB':>5}")

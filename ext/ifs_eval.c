@@ -829,6 +829,7 @@ ifs_status ifs_evaluate_scores(ifs_evaluator *ev, const char *resp, size_t rn,
   if (pl->verdict != IFS_SCORED) { r->verdict = pl->verdict; return IFS_OK; }
   row w = {0};
   if (!resp) { resp = ""; rn = 0; }
+  if (pl->set) ifs_needle_set_prefetch(pl->set);   /* while the response is read */
   if (read_response(ev, &w, resp, rn)) return IFS_NOMEM;
   int rc = run_plan(ev, r, &w, pl);
   if (rc) return rc;

@@ -45,6 +45,10 @@ void ifs_needle_set_free(ifs_needle_set *s);
 /* Bytes the set holds (for cache accounting). */
 size_t ifs_needle_set_bytes(const ifs_needle_set *s);
 
+/* Asks the CPU to bring what every search reads into its cache (to call
+** some time before the search: a set used once per row is often cold). */
+void ifs_needle_set_prefetch(const ifs_needle_set *s);
+
 /* For a text (internal UTF-8) with neither U+0130 nor U+03A3, ascii when it
 ** is pure ASCII, and the needles' text as given to ifs_needle_set_new:
 ** found[i] = 1 when needle i is in text.lower(), 0 when not,
