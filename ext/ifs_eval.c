@@ -330,7 +330,8 @@ static ifs_status plan_build_set(ifs_evaluator *ev, const plan *pl, size_t min,
                                  ifs_needle_set **set) {
   *set = NULL;
   size_t k = pl->nn;
-  if (k < min || pl->tn > UINT32_MAX) return IFS_OK;   /* (a set's offsets are 32-bit) */
+  if (k < min || k > IFS_NEEDLE_SET_MAX || pl->tn > UINT32_MAX)   /* (32-bit offsets) */
+    return IFS_OK;
   if (k > ev->needles_cap) {
     ifs_span *sp = ifs_realloc(ev->spans, k * sizeof *sp);
     if (sp) ev->spans = sp;

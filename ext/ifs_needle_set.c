@@ -18,13 +18,10 @@
 #include "ifs_needle.h"
 #include "ifs_text.h"
 #include <string.h>
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define IFS_X86_SIMD 1
+#include "ifs_simd.h"
+#if IFS_X86_SIMD   /* SSSE3 and AVX2 loops, chosen at run time; elsewhere the byte loop */
 #define SSSE3_TARGET __attribute__((target("ssse3")))
 #define AVX2_TARGET __attribute__((target("avx2")))
-#include <immintrin.h>
-#else
-#define IFS_X86_SIMD 0
 #endif
 
 #define PREFIX_MAX 4     /* bytes of a position the filter tests */
@@ -38,16 +35,21 @@ typedef struct set_needle {
   unsigned char ascii;     /* the lowered needle is pure ASCII */
 } set_needle;
 
-/* What a candidate position needs, in one place (one cache line to read):
-** a (prefix, needle) pair of the hash table, with the needle's first
-** bytes folded, to turn most candidates down without reading the needle. */
+/* What a candidate position needs first, in sixteen bytes (a small set's
+** table fits a few cache lines): a (prefix, needle) pair of the hash
+** table, with the needle's bytes from its prefix on, folded, to turn most
+** candidates down before the needle is read.  info: the needle's index + 1
+** in bits 0-23 (0: an empty slot), the prefix's length in 24-26, the
+** head's in 27-30. */
 typedef struct entry {
-  uint64_t head;           /* the needle's first head_len bytes, folded */
+  uint64_t head;
   uint32_t key;            /* the prefix, folded */
-  uint32_t needle;         /* its index + 1 (0: an empty slot) */
-  uint32_t at, len, skip;  /* as in set_needle */
-  unsigned char plen, head_len, ascii, unused;
+  uint32_t info;
 } entry;
+
+static uint32_t entry_needle(const entry *e) { return (e->info & 0xFFFFFF) - 1; }
+static unsigned entry_plen(const entry *e) { return e->info >> 24 & 7; }
+static unsigned entry_head_len(const entry *e) { return e->info >> 27 & 15; }
 
 #define FILTER_BITS 2048   /* a bitmap of the prefixes' hashes */
 
@@ -95,7 +97,7 @@ struct ifs_needle_set {
 ** so that sorting the numbers sorts by length, then bytes, then needle:
 ** length in bits 61-63, the bytes in reading order in 29-60, the needle in
 ** 0-28 (a set holds fewer than NEEDLES_MAX). */
-#define NEEDLES_MAX ((size_t)1 << 29)
+#define NEEDLES_MAX (IFS_NEEDLE_SET_MAX + 1)   /* (an entry holds the index + 1 in 24 bits) */
 
 typedef struct raw_list {
   uint64_t *p;
@@ -369,19 +371,19 @@ static void fill_tables(ifs_needle_set *s) {
   }
 }
 
-/* The needle's first bytes, folded, as far as a match holds them in the
-** same bytes: ASCII other than k (KELVIN SIGN lowers to k; a non-ASCII
-** character may have sources of other lengths), at most eight. */
-static void fill_head(entry *e, const char *low) {
+/* The needle's bytes from its prefix on, folded, as far as a match holds
+** them in the same bytes: ASCII other than k (KELVIN SIGN lowers to k; a
+** non-ASCII character may have sources of other lengths), at most eight;
+** how many.  (The bytes before the prefix are ASCII other than k.) */
+static unsigned fill_head(uint64_t *head, const char *low, size_t len) {
   const unsigned char *u = (const unsigned char *)low;
-  e->head = 0;
-  e->head_len = 0;
-  while (e->head_len < 8 && e->head_len < e->len) {
-    unsigned char c = u[e->head_len];
-    if (c >= 0x80 || c == 'k') break;
-    e->head |= (uint64_t)(c | 0x20) << (8 * e->head_len);
-    e->head_len++;
+  unsigned n = 0;
+  *head = 0;
+  while (n < 8 && n < len && u[n] < 0x80 && u[n] != 'k') {
+    *head |= (uint64_t)(u[n] | 0x20) << (8 * n);
+    n++;
   }
+  return n;
 }
 
 /* The hash table of (prefix, needle) pairs, and the bitmap of prefixes. */
@@ -393,17 +395,12 @@ static void fill_entries(ifs_needle_set *s, const char *text) {
     for (uint32_t li = p->first; li != NO_LINK; li = s->links[li].next) {
       uint32_t j = s->links[li].needle;
       uint32_t at = h & s->slot_mask;
-      while (s->entries[at].needle) at = (at + 1) & s->slot_mask;
+      while (s->entries[at].info) at = (at + 1) & s->slot_mask;
       entry *e = &s->entries[at];
       const set_needle *nd = &s->needles[j];
+      unsigned head_len = fill_head(&e->head, text + nd->at + nd->skip, nd->len - nd->skip);
       e->key = p->key;
-      e->plen = p->len;
-      e->needle = j + 1;
-      e->at = nd->at;
-      e->len = nd->len;
-      e->skip = nd->skip;
-      e->ascii = nd->ascii;
-      fill_head(e, text + nd->at);
+      e->info = (j + 1) | (uint32_t)p->len << 24 | (uint32_t)head_len << 27;
     }
   }
 }
@@ -697,21 +694,22 @@ static uint32_t text_key(const unsigned char *b, size_t len) {
   return fold_key(b, len);
 }
 
-/* 1 when the text at p may start with e's head (folded bytes equal). */
-static int head_fits(const search *x, const entry *e, size_t p) {
-  if (!e->head_len) return 1;
-  if (x->n - p < e->head_len) return 0;
+/* 1 when the text at q may hold e's head (folded bytes equal). */
+static int head_fits(const search *x, const entry *e, size_t q) {
+  unsigned hl = entry_head_len(e);
+  if (!hl) return 1;
+  if (x->n - q < hl) return 0;
   uint64_t w = 0;
-  if (x->n - p >= 8) {
+  if (x->n - q >= 8) {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    memcpy(&w, x->h + p, 8);
+    memcpy(&w, x->h + q, 8);
 #else
-    for (unsigned i = 0; i < 8; i++) w |= (uint64_t)x->h[p + i] << (8 * i);
+    for (unsigned i = 0; i < 8; i++) w |= (uint64_t)x->h[q + i] << (8 * i);
 #endif
   } else {
-    for (unsigned i = 0; i < e->head_len; i++) w |= (uint64_t)x->h[p + i] << (8 * i);
+    for (unsigned i = 0; i < hl; i++) w |= (uint64_t)x->h[q + i] << (8 * i);
   }
-  uint64_t mask = e->head_len == 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * e->head_len)) - 1;
+  uint64_t mask = hl == 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * hl)) - 1;
   return ((w | 0x2020202020202020ull) & mask) == e->head;
 }
 
@@ -720,14 +718,16 @@ static void verify_prefix(search *x, size_t q, unsigned len) {
   const ifs_needle_set *s = x->s;
   uint32_t key = text_key(x->h + q, len), h = hash_key(key, len);
   if (!(s->filter[h / 64 % (FILTER_BITS / 64)] >> (h % 64) & 1)) return;
-  for (uint32_t at = h & s->slot_mask; s->entries[at].needle; at = (at + 1) & s->slot_mask) {
+  for (uint32_t at = h & s->slot_mask; s->entries[at].info; at = (at + 1) & s->slot_mask) {
     const entry *e = &s->entries[at];
-    if (e->key != key || e->plen != len) continue;
-    uint32_t j = e->needle - 1;
+    if (e->key != key || entry_plen(e) != len) continue;
+    uint32_t j = entry_needle(e);
     x->work++;
-    if (x->found[j] >= 0 || q < e->skip || !head_fits(x, e, q - e->skip)) continue;
-    if (ifs_needle_at(x->needles + e->at, e->len, e->ascii, (const char *)x->h, x->n,
-                      q - e->skip, &x->work))
+    if (x->found[j] >= 0 || !head_fits(x, e, q)) continue;
+    const set_needle *nd = &s->needles[j];
+    if (q < nd->skip) continue;
+    if (ifs_needle_at(x->needles + nd->at, nd->len, nd->ascii, (const char *)x->h, x->n,
+                      q - nd->skip, &x->work))
       mark_found(x, j);
   }
 }

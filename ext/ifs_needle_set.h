@@ -34,8 +34,11 @@ typedef struct ifs_span {
   size_t at, len;
 } ifs_span;
 
+/* At most this many needles in a set. */
+#define IFS_NEEDLE_SET_MAX (((size_t)1 << 24) - 1)
+
 /* A set of k needles, text[span[i].at ..] each already lowercased, all
-** within the text's first 4 GiB and fewer than 2^29.  The set keeps where
+** within the text's first 4 GiB and at most IFS_NEEDLE_SET_MAX.  The set keeps where
 ** they are, not their bytes: each search is given the same text (or a copy
 ** of it, which may be elsewhere).  NULL when out of memory (or past those
 ** bounds). */

@@ -862,7 +862,7 @@ ifs_status ifs_lower(const char *s, size_t n, ifs_buf *out) {
   while (i < n) {
     unsigned char c = u[i];
     if (c < 0x80) {
-#if defined(__SSE2__)
+#if IFS_X86_SIMD
       /* a run of ASCII sixteen bytes at a time (the output has room: it
       ** was reserved for 1.5 times the input) */
       while (i + 16 <= n) {
