@@ -37,7 +37,7 @@ ARM64_SOURCES       = Makefile ext tests tools $(wildcard VERSION)
 
 PORTABLE_DIR        = build/portable
 PORTABLE_TESTS      = $(addprefix build/tests/,test_ifs_text test_ifs_needle test_ifs_redfa \
-                        test_ifs_eval)
+                        test_ifs_eval test_ifs_needle_set)
 
 .PHONY: arm64 arm64-deps test-arm64 test-portable
 
