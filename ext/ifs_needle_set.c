@@ -19,7 +19,7 @@
 #include "ifs_text.h"
 #include <string.h>
 #include "ifs_simd.h"
-#if IFS_X86_SIMD   /* SSSE3 and AVX2 loops, chosen at run time; elsewhere the byte loop */
+#if IFS_X86_SIMD   /* SSSE3 and AVX2 loops, chosen at run time; NEON on arm64; else bytes */
 #define SSSE3_TARGET __attribute__((target("ssse3")))
 #define AVX2_TARGET __attribute__((target("avx2")))
 #endif
@@ -595,11 +595,42 @@ AVX2_TARGET static size_t block_avx2(const tables *t, const unsigned char *h, si
 }
 #endif
 
+#if IFS_NEON
+/* The SSSE3 loop with NEON's table lookup (vqtbl1q_u8 is pshufb for indexes
+** below 16, which nibbles are); the candidates' bits made one per position
+** only when the block has some. */
+static size_t block_neon(const tables *t, const unsigned char *h, size_t n, size_t q,
+                         unsigned *bits) {
+  static const uint8_t bit_of[16] = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
+  const uint8x16_t nib = vdupq_n_u8(0x0F);
+  for (; q + BLOCK_READ <= n; q += BLOCK) {
+    uint8x16_t r0 = vdupq_n_u8(0xFF), r1 = r0;
+    for (int k = 0; k < PREFIX_MAX; k++) {
+      uint8x16_t x = vld1q_u8(h + q + k);
+      uint8x16_t lo = vandq_u8(x, nib), hi = vshrq_n_u8(x, 4);
+      r0 = vandq_u8(r0, vandq_u8(vqtbl1q_u8(vld1q_u8(t->lo[k]), lo),
+                                 vqtbl1q_u8(vld1q_u8(t->hi[k]), hi)));
+      r1 = vandq_u8(r1, vandq_u8(vqtbl1q_u8(vld1q_u8(t->lo[k] + 16), lo),
+                                 vqtbl1q_u8(vld1q_u8(t->hi[k] + 16), hi)));
+    }
+    uint8x16_t any = vorrq_u8(r0, r1);
+    if (vmaxvq_u8(any) == 0) continue;
+    uint8x16_t b = vandq_u8(vtstq_u8(any, any), vld1q_u8(bit_of));
+    *bits = vaddv_u8(vget_low_u8(b)) | (unsigned)vaddv_u8(vget_high_u8(b)) << 8;
+    return q;
+  }
+  *bits = 0;
+  return q;
+}
+#endif
+
 /* The vector loop for a chosen level that this CPU has (0: none). */
 static int vector_level(int level) {
 #if IFS_X86_SIMD
   if (level >= 2 && __builtin_cpu_supports("avx2")) return 2;
   if (level >= 1 && __builtin_cpu_supports("ssse3")) return 1;
+#elif IFS_NEON
+  if (level >= 1) return 1;   /* NEON: one vector loop */
 #endif
   (void)level;
   return 0;
@@ -611,6 +642,8 @@ static size_t next_block(const tables *t, const unsigned char *h, size_t n, size
 #if IFS_X86_SIMD
   if (level == 2) return block_avx2(t, h, n, q, bits);
   if (level == 1) return block_ssse3(t, h, n, q, bits);
+#elif IFS_NEON
+  if (level == 1) return block_neon(t, h, n, q, bits);
 #else
   (void)t; (void)h; (void)n; (void)level;
 #endif
