@@ -3,7 +3,9 @@
 #   npm pack at the repository root; the tarball installed into a project
 #   with better-sqlite3 (from npm, ^12: 13 needs Node 22), where its install
 #   step builds the library; then require() and import (test_node.cjs,
-#   test_node.mjs) and index.d.ts under tsc --strict (test_types.ts).
+#   test_node.mjs) and index.d.ts under tsc --strict (test_types.ts); then
+#   node:sqlite (test_node_sqlite.cjs) under Node 22 from npm's
+#   node-linux-<arch> package (Debian's Node has no node:sqlite).
 # The project, build/node-app, keeps better-sqlite3 and typescript between
 # runs (better-sqlite3 compiles SQLite from source, minutes); ifscore is
 # installed afresh each time.
@@ -43,3 +45,18 @@ node test_node.mjs "$version"
 npx --no-install tsc --strict --noEmit --module node16 --moduleResolution node16 \
   --target es2022 test_types.ts 2>&1 || { echo "FAIL tsc on index.d.ts"; exit 1; }
 echo "ok   index.d.ts: test_types.ts type-checks (tsc --strict)"
+
+# Node's own node:sqlite loads extensions from Node 22.13 on; npm carries
+# Node's release binaries as node-linux-<arch> (kept in build/node22)
+NODE22_VERSION=22.23.5
+n22="$ROOT/build/node22/$NODE22_VERSION"
+if [ ! -x "$n22/package/bin/node" ]; then
+  arch=$(node -p process.arch)
+  echo "== npm pack node-linux-$arch@$NODE22_VERSION (Node 22, for node:sqlite)"
+  rm -rf "$n22" && mkdir -p "$n22"
+  (cd "$n22" && npm pack --silent "node-linux-$arch@$NODE22_VERSION" >/dev/null &&
+     tar xzf node-linux-*.tgz && rm -f node-linux-*.tgz) ||
+    { echo "FAIL could not fetch node-linux-$arch@$NODE22_VERSION from npm"; exit 1; }
+fi
+cp "$ROOT"/tests/package/test_node_sqlite.cjs .
+"$n22/package/bin/node" --no-warnings test_node_sqlite.cjs "$version"

@@ -65,19 +65,7 @@ check('node:sqlite (stand-in): opened without allowExtension, says what to do', 
 check('load(42): TypeError', thrown(() => ifscore.load(42)),
       ['TypeError', 'ifscore.load(db): expected a better-sqlite3 Database or a node:sqlite DatabaseSync']);
 
-// --- node:sqlite itself, where this Node has it with extension loading
-let sqlite = null;
-try { sqlite = require('node:sqlite'); } catch (e) { /* Node < 22.5 */ }
-if (sqlite && typeof sqlite.DatabaseSync.prototype.loadExtension === 'function') {
-  const ndb = new sqlite.DatabaseSync(':memory:', { allowExtension: true });
-  check('node:sqlite: load(db) returns db', ifscore.load(ndb) === ndb, true);
-  check('node:sqlite: if_version()', ndb.prepare('SELECT if_version() AS v').get().v, VERSION);
-  check('node:sqlite: SQL cannot load libraries afterwards',
-        thrown(() => ndb.prepare('SELECT load_extension(?)').get(lib))[1], 'not authorized');
-} else {
-  console.log(`note node:sqlite with loadExtension needs Node >= 22.13; this is ${process.version}: ` +
-              'only the stand-in above is tested here');
-}
+// --- node:sqlite itself: test_node_sqlite.cjs, under a Node that has it
 
 console.log(`node package (require): ${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
