@@ -60,22 +60,7 @@ ifs_status ifs_buf_append_u64(ifs_buf *b, uint64_t v) {
 
 ifs_status ifs_buf_append_cp(ifs_buf *b, uint32_t cp) {
   unsigned char t[4];
-  size_t n;
-  if (cp < 0x80) { t[0] = (unsigned char)cp; n = 1; }
-  else if (cp < 0x800) {
-    t[0] = (unsigned char)(0xC0 | (cp >> 6));
-    t[1] = (unsigned char)(0x80 | (cp & 0x3F)); n = 2;
-  } else if (cp < 0x10000) {
-    t[0] = (unsigned char)(0xE0 | (cp >> 12));
-    t[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
-    t[2] = (unsigned char)(0x80 | (cp & 0x3F)); n = 3;
-  } else {
-    t[0] = (unsigned char)(0xF0 | (cp >> 18));
-    t[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
-    t[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
-    t[3] = (unsigned char)(0x80 | (cp & 0x3F)); n = 4;
-  }
-  return ifs_buf_append(b, t, n);
+  return ifs_buf_append(b, t, ifs_utf8_put(t, cp));
 }
 
 /* SQLite's allocator promises 8-byte alignment, so blocks (a header of

@@ -58,6 +58,28 @@ ifs_status ifs_buf_append_char(ifs_buf *b, char c);
 ifs_status ifs_buf_append_u64(ifs_buf *b, uint64_t v);
 ifs_status ifs_buf_append_cp(ifs_buf *b, uint32_t cp);     /* internal UTF-8 */
 
+/* Writes cp as internal UTF-8 at out (a surrogate takes three bytes, as
+** any other BMP code point); returns the byte count, 1 to 4. */
+static inline size_t ifs_utf8_put(unsigned char *out, uint32_t cp) {
+  if (cp < 0x80) { out[0] = (unsigned char)cp; return 1; }
+  if (cp < 0x800) {
+    out[0] = (unsigned char)(0xC0 | cp >> 6);
+    out[1] = (unsigned char)(0x80 | (cp & 0x3F));
+    return 2;
+  }
+  if (cp < 0x10000) {
+    out[0] = (unsigned char)(0xE0 | cp >> 12);
+    out[1] = (unsigned char)(0x80 | (cp >> 6 & 0x3F));
+    out[2] = (unsigned char)(0x80 | (cp & 0x3F));
+    return 3;
+  }
+  out[0] = (unsigned char)(0xF0 | cp >> 18);
+  out[1] = (unsigned char)(0x80 | (cp >> 12 & 0x3F));
+  out[2] = (unsigned char)(0x80 | (cp >> 6 & 0x3F));
+  out[3] = (unsigned char)(0x80 | (cp & 0x3F));
+  return 4;
+}
+
 /* A bump arena: many small allocations, freed all at once. */
 typedef struct ifs_arena_block ifs_arena_block;
 typedef struct ifs_arena {

@@ -184,26 +184,6 @@ static uint32_t hex4(const unsigned char *s) {
   return v;
 }
 
-/* Writes cp as (internal) UTF-8 at out, returns the byte count. */
-static size_t put_cp(unsigned char *out, uint32_t cp) {
-  if (cp < 0x80) { out[0] = (unsigned char)cp; return 1; }
-  if (cp < 0x800) {
-    out[0] = (unsigned char)(0xC0 | cp >> 6);
-    out[1] = (unsigned char)(0x80 | (cp & 0x3F));
-    return 2;
-  }
-  if (cp < 0x10000) {
-    out[0] = (unsigned char)(0xE0 | cp >> 12);
-    out[1] = (unsigned char)(0x80 | (cp >> 6 & 0x3F));
-    out[2] = (unsigned char)(0x80 | (cp & 0x3F));
-    return 3;
-  }
-  out[0] = (unsigned char)(0xF0 | cp >> 18);
-  out[1] = (unsigned char)(0x80 | (cp >> 12 & 0x3F));
-  out[2] = (unsigned char)(0x80 | (cp >> 6 & 0x3F));
-  out[3] = (unsigned char)(0x80 | (cp & 0x3F));
-  return 4;
-}
 
 /* Decodes the already validated body s[0..n) (between the quotes) into
 ** out, which has room for n bytes: no escape grows the text.  A high
@@ -231,7 +211,7 @@ static size_t decode_string(const unsigned char *s, size_t n, unsigned char *out
             i += 6;
           }
         }
-        o += put_cp(out + o, cp);
+        o += ifs_utf8_put(out + o, cp);
         break;
       }
       default: out[o++] = c; break;   /* " \ / */

@@ -143,26 +143,6 @@ static void raw_sort(uint64_t *a, size_t n) {
   }
 }
 
-/* Internal UTF-8 of cp (surrogates take three bytes). */
-static size_t put_utf8(unsigned char *out, uint32_t cp) {
-  if (cp < 0x80) { out[0] = (unsigned char)cp; return 1; }
-  if (cp < 0x800) {
-    out[0] = (unsigned char)(0xC0 | cp >> 6);
-    out[1] = (unsigned char)(0x80 | (cp & 0x3F));
-    return 2;
-  }
-  if (cp < 0x10000) {
-    out[0] = (unsigned char)(0xE0 | cp >> 12);
-    out[1] = (unsigned char)(0x80 | (cp >> 6 & 0x3F));
-    out[2] = (unsigned char)(0x80 | (cp & 0x3F));
-    return 3;
-  }
-  out[0] = (unsigned char)(0xF0 | cp >> 18);
-  out[1] = (unsigned char)(0x80 | (cp >> 12 & 0x3F));
-  out[2] = (unsigned char)(0x80 | (cp >> 6 & 0x3F));
-  out[3] = (unsigned char)(0x80 | (cp & 0x3F));
-  return 4;
-}
 
 /* The folded key of len bytes at b. */
 static uint32_t fold_key(const unsigned char *b, size_t len) {
@@ -182,7 +162,7 @@ static size_t sources_of(uint32_t cp, sources *s) {
   size_t k = ifs_lower_preimages(cp, src), n = 0;
   for (size_t i = 0; i < k; i++) {
     unsigned char b[4];
-    size_t len = put_utf8(b, src[i]);
+    size_t len = ifs_utf8_put(b, src[i]);
     for (size_t j = 0; j < len; j++) b[j] |= 0x20;
     size_t d = 0;
     while (d < n && !(s->len[d] == len && memcmp(s->b[d], b, len) == 0)) d++;

@@ -831,26 +831,6 @@ static int is_final_sigma(const char *s, size_t n, size_t at, size_t after) {
   return 1;
 }
 
-/* Writes cp as internal UTF-8 at d; returns the byte count. */
-static inline size_t put_utf8(unsigned char *d, uint32_t cp) {
-  if (cp < 0x80) { d[0] = (unsigned char)cp; return 1; }
-  if (cp < 0x800) {
-    d[0] = (unsigned char)(0xC0 | (cp >> 6));
-    d[1] = (unsigned char)(0x80 | (cp & 0x3F));
-    return 2;
-  }
-  if (cp < 0x10000) {
-    d[0] = (unsigned char)(0xE0 | (cp >> 12));
-    d[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
-    d[2] = (unsigned char)(0x80 | (cp & 0x3F));
-    return 3;
-  }
-  d[0] = (unsigned char)(0xF0 | (cp >> 18));
-  d[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
-  d[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
-  d[3] = (unsigned char)(0x80 | (cp & 0x3F));
-  return 4;
-}
 
 ifs_status ifs_lower(const char *s, size_t n, ifs_buf *out) {
   const unsigned char *u = (const unsigned char *)s;
@@ -887,7 +867,7 @@ ifs_status ifs_lower(const char *s, size_t n, ifs_buf *out) {
       uint32_t cp = ((uint32_t)(c & 0x1F) << 6) | (u[i + 1] & 0x3F);
       if (cp != 0x130 && cp != 0x3A3) {
         uint32_t low = (uint32_t)((int32_t)cp + ifs_lower_stage2[ifs_lower_stage1[cp >> 8]][cp & 0xFF]);
-        d += put_utf8(d, low);
+        d += ifs_utf8_put(d, low);
         i += 2;
         continue;
       }
@@ -898,10 +878,10 @@ ifs_status ifs_lower(const char *s, size_t n, ifs_buf *out) {
       memcpy(d, "i\xCC\x87", 3);
       d += 3;
     } else if (cp == 0x3A3) {
-      d += put_utf8(d, is_final_sigma(s, n, at, i) ? 0x3C2 : 0x3C3);
+      d += ifs_utf8_put(d, is_final_sigma(s, n, at, i) ? 0x3C2 : 0x3C3);
     } else {
       int32_t delta = lower_delta(cp);
-      if (delta) d += put_utf8(d, (uint32_t)((int32_t)cp + delta));
+      if (delta) d += ifs_utf8_put(d, (uint32_t)((int32_t)cp + delta));
       else { memcpy(d, u + at, i - at); d += i - at; }
     }
   }
