@@ -38,7 +38,7 @@ echo "ok   npm install built node_modules/ifscore/build/ifscore.so"
 
 version=$(cat "$ROOT/VERSION")
 # the tests run from inside the project, where require('ifscore') finds it
-cp "$ROOT"/tests/package/test_node.cjs "$ROOT"/tests/package/test_node.mjs \
+cp "$ROOT"/tests/package/checks.cjs "$ROOT"/tests/package/test_node.cjs "$ROOT"/tests/package/test_node.mjs \
    "$ROOT"/tests/package/test_types.ts .
 node test_node.cjs "$version"
 node test_node.mjs "$version"

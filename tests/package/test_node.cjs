@@ -5,18 +5,9 @@
 const path = require('node:path');
 const Database = require('better-sqlite3');
 const ifscore = require('ifscore');
+const { check, thrown, done } = require('./checks.cjs');
 
 const VERSION = process.argv[2];
-let passed = 0, failed = 0;
-function check(name, got, want) {
-  const g = JSON.stringify(got), w = JSON.stringify(want);
-  if (g === w) { passed++; console.log(`ok   ${name}`); }
-  else { failed++; console.log(`FAIL ${name}\n     got:  ${g}\n     want: ${w}`); }
-}
-function thrown(fn) {
-  try { fn(); } catch (e) { return [e.constructor.name, e.message]; }
-  return null;
-}
 
 const SCORE_SQL = `SELECT if_score('Hello world', '{"max_words": 5, "must_include": "hello"}') AS score,
                           if_reason('Hello world', '{"max_words": 1}') AS reason`;
@@ -67,5 +58,4 @@ check('load(42): TypeError', thrown(() => ifscore.load(42)),
 
 // --- node:sqlite itself: test_node_sqlite.cjs, under a Node that has it
 
-console.log(`node package (require): ${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+done('require');

@@ -3,14 +3,9 @@
 import Database from 'better-sqlite3';
 import * as ifscore from 'ifscore';
 import ifscoreDefault from 'ifscore';
+import { check, done } from './checks.cjs';
 
 const VERSION = process.argv[2];
-let passed = 0, failed = 0;
-function check(name, got, want) {
-  const g = JSON.stringify(got), w = JSON.stringify(want);
-  if (g === w) { passed++; console.log(`ok   ${name}`); }
-  else { failed++; console.log(`FAIL ${name}\n     got:  ${g}\n     want: ${w}`); }
-}
 
 check('import * as ifscore: names', Object.keys(ifscore).filter((k) => k !== 'default').sort(),
       ['getLoadablePath', 'load', 'version']);
@@ -24,5 +19,4 @@ check('better-sqlite3: SQL cannot load libraries afterwards',
       (() => { try { db.prepare('SELECT load_extension(?)').get(ifscore.getLoadablePath()); } catch (e) { return e.message; } })(),
       'not authorized');
 
-console.log(`node package (import): ${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+done('import');

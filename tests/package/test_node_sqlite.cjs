@@ -4,19 +4,10 @@
 // where ifscore is installed).
 //   node test_node_sqlite.cjs VERSION
 const ifscore = require('ifscore');
+const { check, thrown, done } = require('./checks.cjs');
 const { DatabaseSync } = require('node:sqlite');
 
 const VERSION = process.argv[2];
-let passed = 0, failed = 0;
-function check(name, got, want) {
-  const g = JSON.stringify(got), w = JSON.stringify(want);
-  if (g === w) { passed++; console.log(`ok   ${name}`); }
-  else { failed++; console.log(`FAIL ${name}\n     got:  ${g}\n     want: ${w}`); }
-}
-function thrown(fn) {
-  try { fn(); } catch (e) { return [e.constructor.name, e.message]; }
-  return null;
-}
 
 if (typeof DatabaseSync.prototype.loadExtension !== 'function') {
   console.log(`FAIL node:sqlite in ${process.version} has no loadExtension (Node >= 22.13 has)`);
@@ -39,5 +30,4 @@ check('node:sqlite: opened without allowExtension, load() says what to do', thro
       ['Error', 'ifscore: this node:sqlite database does not allow extensions; open it with ' +
                 'new DatabaseSync(path, { allowExtension: true })']);
 
-console.log(`node package (node:sqlite): ${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+done('node:sqlite');
