@@ -144,7 +144,7 @@ ifs_status ifs_regex_translate(const char *pat, size_t pn, ifs_buf *out) {
 #define BUDGET_PER_BYTE 80u
 #define POS_CAP 200000000u
 #define INTERP_WEIGHT 8u
-#define CALLOUT_WEIGHT 3u
+#define CALLOUT_WEIGHT 2u
 #define FIRST_SHARE 8u                    /* the first pass: 1/8 of the budget */
 #define PROBE_BASE_MIN 64u                /* the probe code's charge per position */
 #define PROBE_BASE_MAX 1024u              /* (its callout costs as much as ~64 steps) */
