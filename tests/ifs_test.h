@@ -23,7 +23,8 @@ static inline void ifs_test_fail_nth(long n) {
   } while (0)
 
 /* How many times slower than this machine the tests run: IFS_TEST_SLOWDOWN
-** (tests/arm64/run.sh sets it under the emulator), 1 by default.  Bounds
+** (tests/arm64/run.sh sets it under the emulator, make san-unit for the
+** sanitizer build), 1 by default.  Bounds
 ** in seconds of CPU are multiplied by it; counted work is not. */
 static inline double ifs_test_slowdown(void) {
   const char *v = getenv("IFS_TEST_SLOWDOWN");
