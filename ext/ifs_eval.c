@@ -109,12 +109,15 @@ typedef struct row {
   size_t words, chars;
 } row;
 
-static const char *const kind_names[] = {
-  "max_words", "min_words", "max_chars", "must_be_json",
-  "must_include", "must_exclude", "regex"
+/* Each kind's key in the constraints object, with its length. */
+#define KIND_NAME(s) { s, sizeof s - 1 }
+static const struct { const char *s; size_t len; } kind_names[] = {
+  KIND_NAME("max_words"), KIND_NAME("min_words"), KIND_NAME("max_chars"),
+  KIND_NAME("must_be_json"), KIND_NAME("must_include"), KIND_NAME("must_exclude"),
+  KIND_NAME("regex")
 };
 
-const char *ifs_kind_name(ifs_kind k) { return kind_names[k]; }
+const char *ifs_kind_name(ifs_kind k) { return kind_names[k].s; }
 
 ifs_evaluator *ifs_evaluator_new(void) {
   ifs_evaluator *ev = ifs_malloc(sizeof *ev);
@@ -200,12 +203,11 @@ static int plan_arg(ifs_evaluator *ev, plan_check *c, const ifs_jval *v, int as_
 /* The value of each known key of a constraints object (NULL: absent), in
 ** one pass over its keys. */
 static void known_keys(const ifs_jval *obj, const ifs_jval *vals[IFS_REGEX + 1]) {
-  static const size_t name_len[IFS_REGEX + 1] = {9, 9, 9, 12, 12, 12, 5};
   for (int k = 0; k <= IFS_REGEX; k++) vals[k] = NULL;
   for (size_t i = 0; i < obj->count; i++) {
     const ifs_jval *key = obj->keys[i];
     for (int k = 0; k <= IFS_REGEX; k++)
-      if (name_len[k] == key->len && memcmp(kind_names[k], key->str, key->len) == 0)
+      if (kind_names[k].len == key->len && memcmp(kind_names[k].s, key->str, key->len) == 0)
         vals[k] = obj->items[i];
   }
 }
@@ -750,7 +752,7 @@ static void append_label(ifs_buf *b, const plan *pl, const ifs_check *k) {
   const char *arg = pl->text + c->arg_at;
   switch (c->kind) {
     case IFS_MAX_WORDS: case IFS_MIN_WORDS: case IFS_MAX_CHARS:
-      ifs_buf_append_str(b, kind_names[c->kind]);
+      ifs_buf_append(b, kind_names[c->kind].s, kind_names[c->kind].len);
       if (c->invalid) { ifs_buf_append_str(b, " (invalid value)"); break; }
       ifs_buf_append_str(b, c->kind == IFS_MIN_WORDS ? ">=" : "<=");
       ifs_buf_append(b, arg, c->arg_len);
