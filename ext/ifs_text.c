@@ -790,6 +790,13 @@ uint32_t ifs_lower_char(uint32_t cp) {
 
 size_t ifs_lower_preimages(uint32_t low, uint32_t out[3]) {
   size_t k = 0;
+  if (low < 0x80) {   /* the common case, without the search: only KELVIN SIGN lowers into ASCII */
+    if (low - 'A' < 26) return 0;
+    out[k++] = low;
+    if (low - 'a' < 26) out[k++] = low - 32;
+    if (low == 'k') out[k++] = 0x212A;
+    return k;
+  }
   if (low < 0x110000 && lower_delta(low) == 0) out[k++] = low;
   size_t lo = 0, hi = sizeof ifs_lower_inv_low / sizeof ifs_lower_inv_low[0];
   while (lo < hi) {   /* the first pair with this lowercase */
@@ -832,6 +839,55 @@ static int is_final_sigma(const char *s, size_t n, size_t at, size_t after) {
 }
 
 
+/* The length of the multi-byte character at u[i] (a lead and its
+** continuation bytes, read as ifs_decode reads them, overlong forms too), its
+** code point in *cp; 0 for bytes ifs_decode reads otherwise. */
+static size_t plain_multibyte(const unsigned char *u, size_t n, size_t i, uint32_t *cp) {
+  unsigned char c = u[i];
+  if (c >= 0xC2 && c <= 0xDF) {
+    if (n - i < 2 || (u[i + 1] & 0xC0) != 0x80) return 0;
+    *cp = (uint32_t)(c & 0x1F) << 6 | (u[i + 1] & 0x3F);
+    return 2;
+  }
+  if (c >= 0xE0 && c <= 0xEF) {
+    if (n - i < 3 || ((u[i + 1] & 0xC0) | (u[i + 2] & 0xC0) >> 2) != 0xA0) return 0;
+    *cp = (uint32_t)(c & 0x0F) << 12 | (uint32_t)(u[i + 1] & 0x3F) << 6 | (u[i + 2] & 0x3F);
+    return 3;
+  }
+  if (c >= 0xF0 && c <= 0xF7) {
+    if (n - i < 4 || ((u[i + 1] & 0xC0) | (u[i + 2] & 0xC0) >> 2 | (u[i + 3] & 0xC0) >> 4) != 0xA8)
+      return 0;
+    *cp = (uint32_t)(c & 0x07) << 18 | (uint32_t)(u[i + 1] & 0x3F) << 12 |
+          (uint32_t)(u[i + 2] & 0x3F) << 6 | (u[i + 3] & 0x3F);
+    return 4;
+  }
+  return 0;
+}
+
+/* ASCII bytes from u[i], lowered into d, sixteen at a time while sixteen
+** are left; how many (the output has room for sixteen: ifs_lower reserves
+** 1.5 times the input). */
+static size_t lower_ascii_run(const unsigned char *u, size_t n, size_t i, unsigned char *d) {
+  size_t done = 0;
+#if IFS_X86_SIMD
+  while (i + done + 16 <= n) {
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(u + i + done));
+    __m128i upper = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('A' - 1)),
+                                  _mm_cmplt_epi8(x, _mm_set1_epi8('Z' + 1)));
+    _mm_storeu_si128((__m128i *)(void *)(d + done),
+                     _mm_add_epi8(x, _mm_and_si128(upper, _mm_set1_epi8(32))));
+    unsigned high = (unsigned)_mm_movemask_epi8(x);
+    if (high) return done + (size_t)__builtin_ctz(high);   /* bytes past it are rewritten */
+    done += 16;
+  }
+#endif
+  for (; i + done < n && u[i + done] < 0x80; done++) {
+    unsigned char c = u[i + done];
+    d[done] = (unsigned char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+  }
+  return done;
+}
+
 ifs_status ifs_lower(const char *s, size_t n, ifs_buf *out) {
   const unsigned char *u = (const unsigned char *)s;
   /* No character's lowercase is more than 1.5 times its UTF-8 length
@@ -840,40 +896,23 @@ ifs_status ifs_lower(const char *s, size_t n, ifs_buf *out) {
   unsigned char *d = (unsigned char *)out->p + out->len;
   size_t i = 0;
   while (i < n) {
-    unsigned char c = u[i];
-    if (c < 0x80) {
-#if IFS_X86_SIMD
-      /* a run of ASCII sixteen bytes at a time (the output has room: it
-      ** was reserved for 1.5 times the input) */
-      while (i + 16 <= n) {
-        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(u + i));
-        if (_mm_movemask_epi8(x)) break;
-        __m128i upper = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('A' - 1)),
-                                      _mm_cmplt_epi8(x, _mm_set1_epi8('Z' + 1)));
-        x = _mm_add_epi8(x, _mm_and_si128(upper, _mm_set1_epi8(32)));
-        _mm_storeu_si128((__m128i *)(void *)d, x);
-        d += 16;
-        i += 16;
-      }
-      if (i >= n || u[i] >= 0x80) continue;
-      c = u[i];
-#endif
-      *d++ = (unsigned char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
-      i++;
+    if (u[i] < 0x80) {
+      size_t k = lower_ascii_run(u, n, i, d);
+      i += k;
+      d += k;
       continue;
     }
-    if (c >= 0xC2 && c <= 0xDF && i + 1 < n && (u[i + 1] & 0xC0) == 0x80) {
-      /* two-byte character: decode, map and encode inline */
-      uint32_t cp = ((uint32_t)(c & 0x1F) << 6) | (u[i + 1] & 0x3F);
-      if (cp != 0x130 && cp != 0x3A3) {
-        uint32_t low = (uint32_t)((int32_t)cp + ifs_lower_stage2[ifs_lower_stage1[cp >> 8]][cp & 0xFF]);
-        d += ifs_utf8_put(d, low);
-        i += 2;
-        continue;
-      }
+    uint32_t cp;
+    size_t len = plain_multibyte(u, n, i, &cp);
+    if (len && cp != 0x130 && cp != 0x3A3) {   /* a plain map, inline */
+      int32_t delta = lower_delta(cp);
+      if (delta) d += ifs_utf8_put(d, (uint32_t)((int32_t)cp + delta));
+      else { memcpy(d, u + i, len); d += len; }
+      i += len;
+      continue;
     }
     size_t at = i;
-    uint32_t cp = ifs_decode(s, n, &i);
+    cp = ifs_decode(s, n, &i);
     if (cp == 0x130) {
       memcpy(d, "i\xCC\x87", 3);
       d += 3;

@@ -197,6 +197,66 @@ START_TEST(test_count_random) {
 }
 END_TEST
 
+/* ifs_lower_preimages against every code point's lowercase (U+0130's is
+** itself for ifs_lower_char, so it is no source of i). */
+START_TEST(test_preimages_exhaustive) {
+  enum { N = 0x110000 };
+  uint32_t (*want)[3] = calloc(N, sizeof *want);
+  unsigned char *count = calloc(N, 1);
+  ck_assert(want && count);
+  uint32_t bad = UINT32_MAX;   /* the first low whose preimages differ (checks outside the loops) */
+  for (uint32_t cp = 0; cp < N; cp++) {
+    uint32_t low = ifs_lower_char(cp);
+    if (low >= N) continue;
+    if (count[low] == 3) { bad = low; break; }
+    want[low][count[low]++] = cp;
+  }
+  for (uint32_t low = 0; low < N && bad == UINT32_MAX; low++) {
+    uint32_t got[3];
+    size_t k = ifs_lower_preimages(low, got);
+    if (k != count[low]) bad = low;
+    for (size_t a = 0; a < k && bad == UINT32_MAX; a++) {
+      size_t b = 0;
+      while (b < k && want[low][b] != got[a]) b++;
+      if (b == k) bad = low;
+    }
+  }
+  free(want);
+  free(count);
+  ck_assert_msg(bad == UINT32_MAX, "the preimages of U+%04X", (unsigned)bad);
+}
+END_TEST
+
+/* ifs_lower's inline paths (sixteen ASCII bytes at a time, two-, three-
+** and four-byte characters decoded in place) against the character-at-a-
+** time model, on soups of ASCII runs longer and shorter than a vector,
+** characters that change length when lowered, overlong forms of U+0130,
+** surrogates, code points past U+10FFFF and cut sequences. */
+START_TEST(test_lower_matches_model) {
+  static const char *const pieces[] = {
+    "a", "Z", "AbCdEfGhIjKlMnOpQrStUvWxYz0123", "word ", "\0", "\x7f", "@[`{",
+    "\xc3\x84", "\xd0\x96", "\xce\xa9", "\xc8\xba", "\xc4\xb0", "\xc3\xa9",
+    "\xe2\x84\xaa", "\xe1\xba\x9e", "\xe2\x85\xab", "\xe6\x97\xa5", "\xe2\x80\x9c",
+    "\xed\xb2\x80", "\xef\xbf\xbf", "\xe0\x84\xb0", "\xc0\xb0", "\xf0\x80\x84\xb0",
+    "\xf0\x90\x90\x80", "\xf0\x9e\xa4\x80", "\xf0\x9f\x98\x80", "\xf4\x90\x80\x80",
+    "\xf7\xbf\xbf\xbf", "\xc4", "\xe2\x80", "\xf0\x9f\x98", "\x80", "\xff"};
+  unsigned seed = 4242;
+  char buf[400];
+  for (int iter = 0; iter < 20000; iter++) {
+    size_t n = soup_fill(buf, sizeof buf, pieces, sizeof pieces / sizeof pieces[0], 60, &seed);
+    ifs_buf got, want;
+    ifs_buf_init(&got);
+    ifs_buf_init(&want);
+    ck_assert_int_eq(ifs_lower(buf, n, &got), IFS_OK);
+    ck_assert_int_eq(ref_lower_no_sigma(buf, n, &want), IFS_OK);
+    ck_assert_uint_eq(got.len, want.len);
+    ck_assert(memcmp(got.p, want.p ? want.p : "", want.len) == 0);
+    ifs_buf_free(&got);
+    ifs_buf_free(&want);
+  }
+}
+END_TEST
+
 /* The vectorised validation and counting against the byte loops, on
 ** random soups of sequences chosen to sit on every table boundary (valid
 ** and invalid leads, overlongs, surrogates, > U+10FFFF, truncations,
@@ -339,6 +399,8 @@ static Suite *text_suite(void) {
   tcase_add_test(tc, test_decimal_and_printable);
   tcase_add_test(tc, test_lower_fails_cleanly);
   tcase_add_test(tc, test_count_random);
+  tcase_add_test(tc, test_preimages_exhaustive);
+  tcase_add_test(tc, test_lower_matches_model);
   tcase_add_test(tc, test_vector_matches_byte_loops);
   tcase_add_test(tc, test_scan_flags);
   tcase_add_test(tc, test_find_matches_naive);
