@@ -15,6 +15,9 @@ static inline void ifs_test_fail_nth(long n) {
   ifs_test_fail_at = n;
 }
 
+/* A string literal and its length (NULs inside count), for tables of cases. */
+#define LIT(s) s, sizeof(s) - 1
+
 /* Compares a buffer with a C literal, printing both on failure. */
 #define ck_assert_buf_eq(b, lit) do { \
     const char *want_ = (lit); size_t wn_ = strlen(want_); \

@@ -5,6 +5,7 @@
 */
 #include "ifs_test.h"
 #include "ifs_json.h"
+#include "soup.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -504,6 +505,64 @@ START_TEST(test_nul) {
 }
 END_TEST
 
+/* Strings of every length and alignment, against a model: the vector,
+** word and byte scans must stop at the same quote, backslash or control
+** character.  Each piece is its bytes in the literal, what they decode
+** to, and whether a string holding it is valid. */
+typedef struct { const char *raw; size_t raw_n; const char *dec; size_t dec_n; int ok; } str_piece;
+
+START_TEST(test_string_scan) {
+  static const str_piece pieces[] = {
+    {LIT("a"), LIT("a"), 1}, {LIT("Hello world "), LIT("Hello world "), 1},
+    {LIT(" "), LIT(" "), 1}, {LIT("\x7f"), LIT("\x7f"), 1}, {LIT("\xc3\xa9"), LIT("\xc3\xa9"), 1},
+    {LIT("\xe2\x82\xac"), LIT("\xe2\x82\xac"), 1}, {LIT("\\n"), LIT("\n"), 1},
+    {LIT("\\\""), LIT("\""), 1}, {LIT("\\\\"), LIT("\\"), 1},
+    {LIT("\\u00e9"), LIT("\xc3\xa9"), 1}, {LIT("!#[]{}:,0123456789"), LIT("!#[]{}:,0123456789"), 1},
+    {LIT("\x1f"), LIT(""), 0}, {LIT("\0"), LIT(""), 0}, {LIT("\n"), LIT(""), 0},
+    {LIT("\t"), LIT(""), 0}, {LIT("\x01"), LIT(""), 0}};
+  enum { NP = sizeof pieces / sizeof pieces[0] };
+  unsigned seed = 99;
+  int bad = -1;
+  for (int iter = 0; iter < 20000 && bad < 0; iter++) {
+    ifs_buf in, want[2];
+    ifs_buf_init(&in);
+    int ok = 1;
+    for (unsigned lead = soup_next(&seed) % 17; lead; lead--) ifs_buf_append_char(&in, ' ');
+    ifs_buf_append_char(&in, '[');
+    for (int k = 0; k < 2; k++) {
+      ifs_buf_init(&want[k]);
+      if (k) ifs_buf_append_char(&in, ',');
+      ifs_buf_append_char(&in, '"');
+      /* mostly valid strings: a control character in one piece of 40 */
+      for (unsigned parts = soup_next(&seed) % 12; parts; parts--) {
+        unsigned r = soup_next(&seed) % 40;
+        const str_piece *pc = &pieces[r < NP ? r : soup_next(&seed) % 11];
+        ifs_buf_append(&in, pc->raw, pc->raw_n);
+        ifs_buf_append(&want[k], pc->dec, pc->dec_n);
+        ok &= pc->ok;
+      }
+      ifs_buf_append_char(&in, '"');
+    }
+    ifs_buf_append_char(&in, ']');
+    if ((ifs_json_valid(in.p, in.len) == IFS_OK) != ok) bad = iter;
+    ifs_arena a;
+    ifs_arena_init(&a);
+    ifs_jval *v = NULL;
+    ifs_status rc = ifs_json_parse(in.p, in.len, &a, &v);
+    if ((rc == IFS_OK) != ok) bad = iter;
+    for (int k = 0; rc == IFS_OK && k < 2; k++)
+      if (v->items[k]->len != want[k].len ||
+          (want[k].len && memcmp(v->items[k]->str, want[k].p, want[k].len) != 0))
+        bad = iter;
+    ifs_arena_free(&a);
+    ifs_buf_free(&in);
+    ifs_buf_free(&want[0]);
+    ifs_buf_free(&want[1]);
+  }
+  ck_assert_msg(bad < 0, "string case %d", bad);
+}
+END_TEST
+
 /* Duplicate keys: first position, last value — also past the small-object
 ** path (more than 16 pairs) where the reader sorts. */
 START_TEST(test_duplicates_large) {
@@ -779,6 +838,7 @@ static Suite *json_suite(void) {
   tcase_add_test(tc, test_float_rounding);
   tcase_add_test(tc, test_int_digit_limit);
   tcase_add_test(tc, test_nul);
+  tcase_add_test(tc, test_string_scan);
   tcase_add_test(tc, test_duplicates_large);
   tcase_add_test(tc, test_big_containers);
   tcase_add_test(tc, test_large_input);

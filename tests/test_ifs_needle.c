@@ -10,7 +10,6 @@
 #include "ifs_text.h"
 #include <stdlib.h>
 
-#define LIT(s) s, sizeof(s) - 1
 
 /* The long way: 1 when lower(nd) is in lower(text). */
 static int long_way(const char *text, size_t tn, const char *nd, size_t nn) {

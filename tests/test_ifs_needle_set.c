@@ -102,7 +102,6 @@ static size_t check_text(const ifs_needle_set *s, const needles *v, const char *
   return decided;
 }
 
-#define LIT(s) s, sizeof(s) - 1
 
 /* Answers CPython 3.11 gives for needle.lower() in text.lower(). */
 typedef struct known {

@@ -10,7 +10,6 @@
 #include "ifs_unicode_tables.h"
 #include <stdlib.h>
 
-#define LIT(s) s, sizeof(s) - 1
 
 typedef struct { const char *in; size_t in_n; const char *low; size_t low_n;
                  size_t chars, words; } lower_case;
