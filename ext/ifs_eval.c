@@ -37,6 +37,7 @@ typedef struct plan {
   ifs_verdict verdict;    /* IFS_SCORED: run the checks */
   size_t n, nn, kn, tn;   /* checks, needle checks, key and text bytes */
   size_t n_include;       /* of the needle checks, those of must_include */
+  int meets_context;      /* some needle meets a context lowercase (below) */
   plan_check *checks;
   ifs_needle *needles;    /* each needle's search, when there is no set */
   const char *key;        /* the constraints bytes as given */
@@ -295,6 +296,7 @@ static void plan_init_needles(plan *pl) {
 
 static ifs_status plan_build_set(ifs_evaluator *ev, const plan *pl, size_t min,
                                  ifs_needle_set **set);
+static int meets_context_lowercase(const char *low, size_t len);
 
 /* The needles of the work plan: a set when they are many, else a search
 ** each, prepared when first used (a zeroed ifs_needle has len 0: not
@@ -312,6 +314,11 @@ static ifs_status plan_prepare_needles(ifs_evaluator *ev) {
     w->n_include += w->checks[i].kind == IFS_MUST_INCLUDE;
   }
   w->nn = k;
+  w->meets_context = 0;
+  for (size_t i = 0; i < w->n; i++)
+    if (is_needle(&w->checks[i]))
+      w->meets_context |= meets_context_lowercase(w->text + w->checks[i].low_at,
+                                                  w->checks[i].low_len);
   if (k == 0) return IFS_OK;
   if (plan_build_set(ev, w, SET_MIN_NEEDLES_ONCE, &w->set)) return IFS_NOMEM;
   if (w->set) return IFS_OK;
@@ -647,14 +654,59 @@ static const ifs_buf *lowered_response(ifs_evaluator *ev, row *w) {
   return &ev->resp_lower;
 }
 
+/* resp.lower() differs from resp with each character lowered alone only
+** at U+03A3 (sigma or final sigma, by its neighbours) and U+0130 ("i" and
+** U+0307).  A lowered needle holding no sigma, final sigma or U+0307 meets
+** those lowercases at most through the "i" of a U+0130, as its last
+** character; anywhere else it is in resp.lower() exactly where its
+** characters are in resp lowered alone (U+0130 and U+03A3 alone lower to
+** U+0130 and sigma, which such a needle does not hold).  So it is searched
+** for in resp itself and, when it ends in "i", through each U+0130: no
+** lowered copy of a long answer for one capital sigma or dotted I. */
+
+/* 1 when a lowered needle holds sigma, final sigma or U+0307. */
+static int meets_context_lowercase(const char *low, size_t len) {
+  const unsigned char *u = (const unsigned char *)low;
+  for (size_t i = 0; i + 1 < len; i++)
+    if ((u[i] == 0xCF && (u[i + 1] == 0x82 || u[i + 1] == 0x83)) ||
+        (u[i] == 0xCC && u[i + 1] == 0x87))
+      return 1;
+  return 0;
+}
+
+static int ends_in_i(const char *low, size_t len) { return len && low[len - 1] == 'i'; }
+
+/* For a lowered needle ending in "i" that meets no other context
+** lowercase: 1 when its characters before the "i", lowered alone, end just
+** before a U+0130 of resp, 0 when nowhere, -1 when that took more work than
+** a pass over resp.lower() would (many U+0130 and a long needle). */
+static int ends_at_dotted_capital_i(const char *low, size_t len, const row *w) {
+  size_t before = ifs_count_chars(low, len - 1), work = 0, budget = 4 * w->rn + 4096;
+  int before_ascii = ifs_is_ascii(low, len - 1);
+  const char *t = w->resp, *end = w->resp + w->rn;
+  for (const char *hit = ifs_find(t, w->rn, "\xC4\xB0", 2); hit;
+       hit = ifs_find(hit + 2, (size_t)(end - hit - 2), "\xC4\xB0", 2)) {
+    size_t q = (size_t)(hit - t), k = before;
+    for (; k && q; k--, work++) ifs_decode_prev(t, &q);
+    if (k == 0 && (before == 0 || ifs_needle_at(low, len - 1, before_ascii, t, w->rn, q, &work)))
+      return 1;
+    if (work > budget) return -1;
+  }
+  return 0;
+}
+
 /* `needle in resp.lower()` for a lowered, non-empty needle, in *found:
-** searched for in resp itself where lowering is a plain map of
-** characters (no U+0130 or U+03A3 in resp), else in the lowered copy.
-** IFS_OK or IFS_NOMEM. */
+** searched for in resp itself where lowering is a plain map of characters
+** (no U+0130 or U+03A3 in resp) or the needle meets no context lowercase
+** (above), else in the lowered copy.  IFS_OK or IFS_NOMEM. */
 static ifs_status needle_in_response(ifs_evaluator *ev, row *w, const ifs_needle *nd,
                                      int *found) {
-  if (w->plain_lower && ifs_needle_find(nd, w->resp, w->rn, w->ascii, found) == IFS_OK)
-    return IFS_OK;
+  if ((w->plain_lower || !meets_context_lowercase(nd->low, nd->len)) &&
+      ifs_needle_find(nd, w->resp, w->rn, w->ascii, found) == IFS_OK) {
+    if (*found || w->plain_lower || !ends_in_i(nd->low, nd->len)) return IFS_OK;
+    int at = ends_at_dotted_capital_i(nd->low, nd->len, w);
+    if (at >= 0) { *found = at; return IFS_OK; }
+  }
   const ifs_buf *h = lowered_response(ev, w);
   if (!h) return IFS_NOMEM;
   *found = ifs_find(h->p, h->len, nd->low, nd->len) != NULL;
@@ -679,14 +731,22 @@ static int run_needle(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl,
 /* All needles of a plan with a set, checks first .. first + nn - 1 (they
 ** are consecutive, includes first): the set answers them in one pass, over
 ** the response or, where lowering is not a map of characters (U+0130,
-** U+03A3), over resp.lower() (lowering lowered text changes nothing); one
-** it leaves undecided is searched for on its own.  The checks themselves
+** U+03A3) and some needle meets a context lowercase, over resp.lower()
+** (lowering lowered text changes nothing); one it leaves undecided is
+** searched for on its own.  The checks themselves
 ** are not read on the way. */
 static int run_needle_set(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl,
                           size_t first) {
   signed char *found = ev->found;
   if (w->plain_lower) {
     ifs_needle_set_find(pl->set, pl->text, w->resp, w->rn, w->ascii, found);
+  } else if (!pl->meets_context) {
+    ifs_needle_set_find(pl->set, pl->text, w->resp, w->rn, 0, found);
+    for (size_t j = 0; j < pl->nn; j++) {   /* the absent ones ending in "i": through U+0130 */
+      const plan_check *c = &pl->checks[first + j];
+      if (found[j] == 0 && ends_in_i(pl->text + c->low_at, c->low_len))
+        found[j] = (signed char)ends_at_dotted_capital_i(pl->text + c->low_at, c->low_len, w);
+    }
   } else {
     const ifs_buf *h = lowered_response(ev, w);
     if (!h) return IFS_NOMEM;

@@ -5,6 +5,8 @@
 */
 #include "ifs_test.h"
 #include "ifs_eval.h"
+#include "ifs_text.h"
+#include "soup.h"
 #include <math.h>
 
 typedef struct {
@@ -117,6 +119,70 @@ START_TEST(test_checks_list) {
 }
 END_TEST
 
+/* Needles in answers holding U+0130 and U+03A3, whose lowercase is not
+** each character lowered alone, against `needle.lower() in resp.lower()`
+** made literally (ifs_lower, ifs_find): one needle (searched alone) and
+** ten (a set; in one case of four, needles that meet no context lowercase,
+** so that the set searches the answer itself), each constraints text seen
+** twice (a plan used once, then kept). */
+START_TEST(test_needles_in_context_lowercase) {
+  static const char *const text_pieces[] = {
+    "\xc4\xb0", "\xce\xa3", "i", "I", "a", "A", " ", "x", "K", "\xe2\x84\xaa", "\xcf\x83",
+    "\xcf\x82", "\xcc\x87", "\xc4\xb1", "AI", "\xce\x91", ".", "\xc3\x89",
+    "\xce\x91\xc4\xb0", "\xc3\x89\xc4\xb0"};
+  /* the first SAFE meet no context lowercase (sigma, final sigma, U+0307) */
+  static const char *const needle_pieces[] = {
+    "i", "a", "ai", " ", "x", "k", "\xc4\xb1", "I", "\xc4\xb0", "\xce\xb1", "\xc3\xa9",
+    "A i", "\xce\xb1i", "\xc3\xa9i", "\xcf\x83", "\xcf\x82", "i\xcc\x87", "\xcc\x87"};
+  enum { SAFE = 14 };
+  unsigned seed = 2024;
+  ifs_evaluator *ev = ifs_evaluator_new();
+  ifs_result r;
+  ifs_result_init(&r);
+  ck_assert_ptr_nonnull(ev);
+  int bad = -1;
+  for (int iter = 0; iter < 6000 && bad < 0; iter++) {
+    char resp[200], nd[10][40];
+    size_t rn = soup_fill(resp, sizeof resp, text_pieces, sizeof text_pieces / sizeof *text_pieces,
+                          40, &seed);
+    size_t k = iter % 2 ? 10 : 1, ndn[10];
+    ifs_buf cons, low_resp;
+    ifs_buf_init(&cons);
+    ifs_buf_init(&low_resp);
+    ifs_lower(resp, rn, &low_resp);
+    ifs_buf_append_str(&cons, "{\"must_include\": [");
+    for (size_t j = 0; j < k; j++) {
+      ndn[j] = 0;
+      while (ndn[j] == 0)
+        ndn[j] = soup_fill(nd[j], sizeof nd[j], needle_pieces,
+                           iter % 4 == 1 ? SAFE : sizeof needle_pieces / sizeof *needle_pieces,
+                           4, &seed);
+      if (j) ifs_buf_append_str(&cons, ", ");
+      ifs_buf_append_char(&cons, '"');
+      ifs_buf_append(&cons, nd[j], ndn[j]);
+      ifs_buf_append_char(&cons, '"');
+    }
+    ifs_buf_append_str(&cons, "]}");
+    for (int pass = 0; pass < 2 && bad < 0; pass++) {
+      if (ifs_evaluate_scores(ev, resp, rn, cons.p, cons.len, &r) || r.total != k) bad = iter;
+      for (size_t j = 0; j < k && bad < 0; j++) {
+        ifs_buf low_nd;
+        ifs_buf_init(&low_nd);
+        ifs_lower(nd[j], ndn[j], &low_nd);
+        int want = ifs_find(low_resp.p ? low_resp.p : "", low_resp.len, low_nd.p, low_nd.len) != NULL;
+        if (r.checks[j].ok != want) bad = iter;
+        ifs_buf_free(&low_nd);
+      }
+    }
+    ifs_buf_free(&cons);
+    ifs_buf_free(&low_resp);
+  }
+  ck_assert_msg(bad < 0, "case %d", bad);
+  ifs_result_free(&r);
+  ifs_evaluator_free(ev);
+}
+END_TEST
+
 START_TEST(test_invalid_bytes_and_nul) {
   /* response b"a\x80 b\0" : 3 words? no: 'a\udc80', 'b\x00' -> 2 words, 5 chars */
   ifs_evaluator *ev = ifs_evaluator_new();
@@ -181,6 +247,7 @@ static Suite *eval_suite(void) {
   TCase *tc = tcase_create("core");
   tcase_add_loop_test(tc, test_reference_cases, 0, sizeof cases / sizeof cases[0]);
   tcase_add_test(tc, test_checks_list);
+  tcase_add_test(tc, test_needles_in_context_lowercase);
   tcase_add_test(tc, test_invalid_bytes_and_nul);
   tcase_add_loop_test(tc, test_strip_fences, 0, sizeof fences / sizeof fences[0]);
   tcase_add_test(tc, test_out_of_memory_everywhere);
