@@ -79,6 +79,7 @@ struct ifs_evaluator {
   uint64_t evaluation;    /* counts evaluations: results' labels follow theirs */
   plan_slot *table;       /* open addressing by hash */
   size_t count, bytes;
+  const plan *last;       /* the kept plan the last row used (NULL: none) */
   uint32_t *seen;         /* SEEN_SETS sets of tags of texts seen once */
   uint32_t seen_rng;      /* xorshift state choosing the tag replaced */
   plan_check *wchecks;    /* compiling: the checks, */
@@ -458,6 +459,7 @@ static void plan_free(plan *pl) {
 }
 
 static void plans_flush(ifs_evaluator *ev) {
+  ev->last = NULL;
   if (!ev->table) return;
   for (size_t i = 0; i < PLAN_TABLE; i++) {
     plan_free(ev->table[i].pl);
@@ -515,11 +517,15 @@ static int seen_before(ifs_evaluator *ev, uint64_t h, int *nomem) {
 /* The plan for a constraints text (raw bytes), compiled on a miss; NULL
 ** when out of memory. */
 static const plan *get_plan(ifs_evaluator *ev, const char *cons, size_t cn) {
+  /* rows that share one text (a list for a whole table, a literal) skip the hash */
+  const plan *last = ev->last;
+  if (last && last->kn == cn && memcmp(last->key, cons, cn) == 0) return last;
   uint64_t h = ifs_hash_bytes(cons, cn);
   if (ev->table) {
     for (size_t i = (size_t)h & (PLAN_TABLE - 1); ev->table[i].pl; i = (i + 1) & (PLAN_TABLE - 1)) {
       const plan *pl = ev->table[i].pl;
-      if (ev->table[i].hash == h && pl->kn == cn && memcmp(pl->key, cons, cn) == 0) return pl;
+      if (ev->table[i].hash == h && pl->kn == cn && memcmp(pl->key, cons, cn) == 0)
+        return ev->last = pl;
     }
   }
   const char *in;
@@ -532,7 +538,7 @@ static const plan *get_plan(ifs_evaluator *ev, const char *cons, size_t cn) {
   plan *pl = plan_freeze(ev, h, cons, cn);
   if (!pl) return NULL;
   if (plans_insert(ev, pl)) { plan_free(pl); return NULL; }
-  return pl;
+  return ev->last = pl;
 }
 
 /* ---- running a plan on a response -------------------------------------- */

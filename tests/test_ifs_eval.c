@@ -8,6 +8,7 @@
 #include "ifs_text.h"
 #include "soup.h"
 #include <math.h>
+#include <stdio.h>
 
 typedef struct {
   const char *resp, *cons;
@@ -183,6 +184,33 @@ START_TEST(test_needles_in_context_lowercase) {
 }
 END_TEST
 
+/* The plan a row reuses from the row before, across the cache's emptying
+** when it is full (4096 plans): every answer stays exact (and, under the
+** sanitizers, no emptied plan is read). */
+START_TEST(test_plans_reused_across_flush) {
+  ifs_evaluator *ev = ifs_evaluator_new();
+  ifs_result r;
+  ifs_result_init(&r);
+  const char *a = "{\"must_include\": [\"zz\"]}";
+  char other[64];
+  int bad = -1;
+  for (int i = 0; i < 5000 && bad < 0; i++) {
+    int n = snprintf(other, sizeof other, "{\"max_words\": %d}", i % 4500);
+    for (int pass = 0; pass < 2; pass++) {   /* a text is kept when it comes back */
+      if (ifs_evaluate_scores(ev, "a zz", 4, a, strlen(a), &r) || r.score != 1.0) bad = i;
+      if (ifs_evaluate_scores(ev, "one two", 7, other, (size_t)n, &r) ||
+          r.score != (i % 4500 >= 2 ? 1.0 : 0.0))
+        bad = i;
+    }
+  }
+  ck_assert_msg(bad < 0, "row %d", bad);
+  ck_assert_int_eq(ifs_evaluate(ev, "no", 2, a, strlen(a), &r), IFS_OK);
+  ck_assert_buf_eq(&r.reason, "0/1 satisfied; failed: must_include 'zz'");
+  ifs_result_free(&r);
+  ifs_evaluator_free(ev);
+}
+END_TEST
+
 START_TEST(test_invalid_bytes_and_nul) {
   /* response b"a\x80 b\0" : 3 words? no: 'a\udc80', 'b\x00' -> 2 words, 5 chars */
   ifs_evaluator *ev = ifs_evaluator_new();
@@ -248,6 +276,7 @@ static Suite *eval_suite(void) {
   tcase_add_loop_test(tc, test_reference_cases, 0, sizeof cases / sizeof cases[0]);
   tcase_add_test(tc, test_checks_list);
   tcase_add_test(tc, test_needles_in_context_lowercase);
+  tcase_add_test(tc, test_plans_reused_across_flush);
   tcase_add_test(tc, test_invalid_bytes_and_nul);
   tcase_add_loop_test(tc, test_strip_fences, 0, sizeof fences / sizeof fences[0]);
   tcase_add_test(tc, test_out_of_memory_everywhere);
