@@ -734,6 +734,23 @@ static int run_needle(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl,
   return add_check(r, pl, c, c->kind == IFS_MUST_INCLUDE ? found : !found, 0);
 }
 
+/* Appends the needle checks first + j for j in [from, to), all of one kind,
+** from a set's answers (room made before): one loop per kind, a row of a
+** long phrase list writes many. */
+static void push_needle_checks(ifs_result *r, ifs_kind kind, size_t first,
+                               const signed char *found, size_t from, size_t to) {
+  ifs_check *k = r->checks + r->total;
+  int absent_ok = kind == IFS_MUST_EXCLUDE;
+  size_t passed = 0;
+  for (size_t j = from; j < to; j++, k++) {
+    int ok = found[j] ^ absent_ok;
+    *k = (ifs_check){.kind = kind, .ok = ok, .from = first + j};
+    passed += (size_t)ok;
+  }
+  r->total += to - from;
+  r->passed += passed;
+}
+
 /* All needles of a plan with a set, checks first .. first + nn - 1 (they
 ** are consecutive, includes first): the set answers them in one pass, over
 ** the response or, where lowering is not a map of characters (U+0130,
@@ -770,11 +787,8 @@ static int run_needle_set(ifs_evaluator *ev, ifs_result *r, row *w, const plan *
     found[j] = (signed char)f;
   }
   if (reserve_checks(r, pl->nn)) return IFS_NOMEM;
-  for (size_t j = 0; j < pl->nn; j++) {
-    int include = j < pl->n_include;
-    push_check(r, include ? IFS_MUST_INCLUDE : IFS_MUST_EXCLUDE, first + j,
-               found[j] ^ !include, 0);
-  }
+  push_needle_checks(r, IFS_MUST_INCLUDE, first, found, 0, pl->n_include);
+  push_needle_checks(r, IFS_MUST_EXCLUDE, first, found, pl->n_include, pl->nn);
   return IFS_OK;
 }
 
@@ -892,13 +906,14 @@ ifs_status ifs_evaluate_scores(ifs_evaluator *ev, const char *resp, size_t rn,
   ev->evaluation++;
   result_reset(r, ev);
   if (!cons) { r->verdict = IFS_NO_CONSTRAINTS; return IFS_OK; }
-  const plan *pl = get_plan(ev, cons, cn);
+  const plan *last = ev->last, *pl = get_plan(ev, cons, cn);
   if (!pl) return IFS_NOMEM;
   r->plan = pl;
   if (pl->verdict != IFS_SCORED) { r->verdict = pl->verdict; return IFS_OK; }
   row w = {0};
   if (!resp) { resp = ""; rn = 0; }
-  if (pl->set) ifs_needle_set_prefetch(pl->set);   /* while the response is read */
+  /* while the response is read; the last row's set is still in cache */
+  if (pl->set && pl != last) ifs_needle_set_prefetch(pl->set);
   if (read_response(ev, &w, resp, rn)) return IFS_NOMEM;
   int rc = run_plan(ev, r, &w, pl);
   if (rc) return rc;
