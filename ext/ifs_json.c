@@ -77,13 +77,16 @@ typedef struct jparser {
   size_t nvals, capvals;
   size_t *bases;         /* per open container: its first index in vals */
   size_t nbases, capbases;
+  ifs_jval *vals_local[32];   /* the stacks' first rooms: a constraints text */
+  size_t bases_local[8];      /* needs no more */
   ifs_jval *lit[3];      /* shared null/false/true nodes of this parse */
 } jparser;
 
-/* Doubles a stack of the parse (only parsing builds stacks).  They live in
-** the caller's arena, as the values do: a constraints text is parsed per
-** row when its plan is not cached, and two heap blocks per parse were most
-** of its cost.  An outgrown array stays in the arena until it is reset. */
+/* Doubles a stack of the parse (only parsing builds stacks).  They start in
+** the parser and move to the caller's arena, as the values are, when they
+** outgrow it: a constraints text is parsed per row when its plan is not
+** cached, and allocating its stacks was a large part of its cost.  An
+** outgrown array stays in the arena until it is reset. */
 static int grow(jparser *p, void **stack, size_t *cap, size_t used, size_t elem) {
   size_t nc = *cap ? *cap * 2 : 32;
   if (nc > SIZE_MAX / 2 / elem) return IFS_NOMEM;
@@ -206,7 +209,14 @@ static uint32_t hex4(const unsigned char *s) {
 static size_t decode_string(const unsigned char *s, size_t n, unsigned char *out) {
   size_t i = 0, o = 0;
   while (i < n) {
-    if (s[i] != '\\') { out[o++] = s[i++]; continue; }
+    if (s[i] != '\\') {   /* the run up to the next escape, at once */
+      const unsigned char *esc = memchr(s + i, '\\', n - i);
+      size_t run = esc ? (size_t)(esc - s) - i : n - i;
+      memcpy(out + o, s + i, run);
+      o += run;
+      i += run;
+      continue;
+    }
     unsigned char c = s[i + 1];
     i += 2;
     switch (c) {
@@ -426,7 +436,7 @@ static int close_container(jparser *p) {
   size_t cnt = p->nvals - base;
   ifs_jval *v = new_node(p, is_obj ? IFS_JOBJ : IFS_JARR);
   if (!v) return IFS_NOMEM;
-  /* vals is still NULL when nothing was ever pushed ("[]"): no arithmetic on it */
+  /* an empty container has no children to copy */
   ifs_jval **kids = cnt ? p->vals + base : NULL;
   if (!is_obj) {
     if (cnt) {
@@ -550,10 +560,12 @@ static void parser_init(jparser *p, const char *s, size_t n, ifs_arena *a) {
   p->i = 0;
   p->a = a;
   kinds_init(&p->kinds);
-  p->vals = NULL;
-  p->nvals = p->capvals = 0;
-  p->bases = NULL;
-  p->nbases = p->capbases = 0;
+  p->vals = p->vals_local;
+  p->nvals = 0;
+  p->capvals = sizeof p->vals_local / sizeof p->vals_local[0];
+  p->bases = p->bases_local;
+  p->nbases = 0;
+  p->capbases = sizeof p->bases_local / sizeof p->bases_local[0];
   p->lit[0] = p->lit[1] = p->lit[2] = NULL;
 }
 
