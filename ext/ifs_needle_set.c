@@ -5,9 +5,8 @@
 ** every character that lowers to it, encoded, cut to PREFIX_MAX bytes,
 ** folded); the distinct prefixes sorted and cut into BUCKETS buckets, one
 ** prefix length to a bucket (a short prefix leaves the later bytes free,
-** which would loosen a bucket of longer ones); the nibble tables; the
-** (prefix, needle) pairs, a prefix's in one run, and a hash table of the
-** prefixes pointing at their runs.
+** which would loosen a bucket of longer ones); the nibble tables; a hash
+** table of the prefixes, each with the list of needles it starts.
 **
 ** Searching: the filter finds positions where some live bucket allows all
 ** (up to) four bytes; there the prefixes of the lengths those buckets hold
@@ -36,10 +35,12 @@ typedef struct set_needle {
   unsigned char ascii;     /* the lowered needle is pure ASCII */
 } set_needle;
 
-/* What a candidate position needs first, in sixteen bytes: a (prefix,
-** needle) pair, with the needle's bytes from its prefix on, folded, to turn
-** most candidates down before the needle is read.  info: the needle's index
-** + 1 in bits 0-23, the head's length in bits 27-30. */
+/* What a candidate position needs first, in sixteen bytes (a small set's
+** table fits a few cache lines): a (prefix, needle) pair of the hash
+** table, with the needle's bytes from its prefix on, folded, to turn most
+** candidates down before the needle is read.  info: the needle's index + 1
+** in bits 0-23 (0: an empty slot), the prefix's length in 24-26, the
+** head's in 27-30. */
 typedef struct entry {
   uint64_t head;
   uint32_t key;            /* the prefix, folded */
@@ -47,16 +48,10 @@ typedef struct entry {
 } entry;
 
 static uint32_t entry_needle(const entry *e) { return (e->info & 0xFFFFFF) - 1; }
+static unsigned entry_plen(const entry *e) { return e->info >> 24 & 7; }
 static unsigned entry_head_len(const entry *e) { return e->info >> 27 & 15; }
 
 #define FILTER_BITS 2048   /* a bitmap of the prefixes' hashes */
-
-/* A slot of the hash table of prefixes: the folded key (0: empty; a key is
-** never 0, as folding sets bit 5 of each of its bytes, and its length is
-** where its bytes end) and where its run of pairs starts. */
-typedef struct prefix_slot {
-  uint32_t key, first;
-} prefix_slot;
 
 /* A distinct prefix; key holds its folded bytes, the first in the low
 ** byte, zero past len. */
@@ -80,7 +75,7 @@ typedef struct tables {
 struct ifs_needle_set {
   size_t k, np, bytes;
   unsigned lens;                     /* bit L: some prefix has L bytes */
-  uint32_t slot_mask;                /* of slots[], a power of two - 1 */
+  uint32_t slot_mask;
   tables t;
   unsigned char bucket_len[BUCKETS]; /* the length of a bucket's prefixes, */
   uint32_t bucket_first[BUCKETS + 1];/* and where they are in prefixes[] */
@@ -93,9 +88,7 @@ struct ifs_needle_set {
   set_needle *needles;
   prefix *prefixes;
   needle_link *links;
-  prefix_slot *slots;                /* open addressing, at most half full */
-  entry *entries;                    /* the pairs, a prefix's in one run */
-  size_t nl;                         /* pairs */
+  entry *entries;                    /* open addressing, slot_mask + 1 */
 };
 
 /* ---- building ----------------------------------------------------------- */
@@ -261,11 +254,9 @@ static ifs_status add_prefixes(raw_list *r, uint32_t j, const char *low, size_t 
   }
 }
 
-/* The high half of a 64-bit product: every bit of the key moves the low
-** bits, which pick the slot (the low half's low bits see only the first
-** byte, and a list of phrases shares first bytes). */
-static uint32_t hash_key(uint32_t key) {
-  return (uint32_t)((uint64_t)key * 0x9E3779B97F4A7C15ull >> 32);
+static uint32_t hash_key(uint32_t key, unsigned len) {
+  uint32_t h = (key ^ len * 0x85EBCA77u) * 0x9E3779B1u;
+  return h ^ h >> 15;
 }
 
 /* Buckets for the prefixes (sorted by length, then bytes): each prefix its
@@ -375,25 +366,21 @@ static unsigned fill_head(uint64_t *head, const char *low, size_t len) {
   return n;
 }
 
-/* The pairs, in the prefixes' order, the hash table of the prefixes, and
-** the bitmap of their hashes. */
+/* The hash table of (prefix, needle) pairs, and the bitmap of prefixes. */
 static void fill_entries(ifs_needle_set *s, const char *text) {
-  uint32_t at = 0;
   for (size_t i = 0; i < s->np; i++) {
     const prefix *p = &s->prefixes[i];
-    uint32_t h = hash_key(p->key);
+    uint32_t h = hash_key(p->key, p->len);
     s->filter[h / 64 % (FILTER_BITS / 64)] |= (uint64_t)1 << (h % 64);
-    uint32_t slot = h & s->slot_mask;
-    while (s->slots[slot].key) slot = (slot + 1) & s->slot_mask;
-    s->slots[slot].key = p->key;
-    s->slots[slot].first = at;
     for (uint32_t li = p->first; li != NO_LINK; li = s->links[li].next) {
       uint32_t j = s->links[li].needle;
-      entry *e = &s->entries[at++];
+      uint32_t at = h & s->slot_mask;
+      while (s->entries[at].info) at = (at + 1) & s->slot_mask;
+      entry *e = &s->entries[at];
       const set_needle *nd = &s->needles[j];
       unsigned head_len = fill_head(&e->head, text + nd->at + nd->skip, nd->len - nd->skip);
       e->key = p->key;
-      e->info = (j + 1) | (uint32_t)head_len << 27;
+      e->info = (j + 1) | (uint32_t)p->len << 24 | (uint32_t)head_len << 27;
     }
   }
 }
@@ -401,10 +388,9 @@ static void fill_entries(ifs_needle_set *s, const char *text) {
 /* Lays out the set in one block, for np prefixes and nl links. */
 static ifs_needle_set *set_alloc(size_t k, size_t np, size_t nl) {
   size_t slots = 16;
-  while (slots < 2 * np) slots *= 2;
-  size_t at_slots = (sizeof(ifs_needle_set) + 7) & ~(size_t)7;
-  size_t at_entries = at_slots + slots * sizeof(prefix_slot);
-  size_t at_needles = at_entries + nl * sizeof(entry);
+  while (slots < 2 * nl) slots *= 2;
+  size_t at_entries = (sizeof(ifs_needle_set) + 7) & ~(size_t)7;
+  size_t at_needles = at_entries + slots * sizeof(entry);
   size_t at_prefixes = at_needles + k * sizeof(set_needle);
   at_prefixes = (at_prefixes + 7) & ~(size_t)7;
   size_t at_links = at_prefixes + np * sizeof(prefix);
@@ -418,15 +404,13 @@ static ifs_needle_set *set_alloc(size_t k, size_t np, size_t nl) {
   s->k = k;
   s->np = np;
   s->slot_mask = (uint32_t)(slots - 1);
-  s->nl = nl;
-  s->slots = (prefix_slot *)(void *)(block + at_slots);
   s->needles = (set_needle *)(void *)(block + at_needles);
   s->prefixes = (prefix *)(void *)(block + at_prefixes);
   s->links = (needle_link *)(void *)(block + at_links);
   s->entries = (entry *)(void *)(block + at_entries);
   s->start_all = (signed char *)(block + at_start);
   s->start_ascii = s->start_all + k;
-  memset(s->slots, 0, slots * sizeof(prefix_slot));
+  memset(s->entries, 0, slots * sizeof(entry));
   return s;
 }
 
@@ -507,9 +491,9 @@ void ifs_needle_set_prefetch(const ifs_needle_set *s) {
   const char *p = (const char *)s;
   for (size_t at = 0; at < sizeof *s; at += 64) __builtin_prefetch(p + at);
   for (size_t at = 0; at < 2 * s->k; at += 64) __builtin_prefetch(s->start_all + at);
-  size_t slots = ((size_t)s->slot_mask + 1) * sizeof(prefix_slot);
-  if (slots <= 4096)   /* candidates land anywhere in a small table */
-    for (size_t at = 0; at < slots; at += 64) __builtin_prefetch((const char *)s->slots + at);
+  size_t entries = ((size_t)s->slot_mask + 1) * sizeof(entry);
+  if (entries <= 4096)   /* candidates land anywhere in a small table */
+    for (size_t at = 0; at < entries; at += 64) __builtin_prefetch((const char *)s->entries + at);
 #else
   (void)s;
 #endif
@@ -745,13 +729,11 @@ static int head_fits(const search *x, const entry *e, size_t q) {
 /* The needles whose prefix of len bytes is at q. */
 static void verify_prefix(search *x, size_t q, unsigned len) {
   const ifs_needle_set *s = x->s;
-  uint32_t key = text_key(x->h + q, len), h = hash_key(key);
+  uint32_t key = text_key(x->h + q, len), h = hash_key(key, len);
   if (!(s->filter[h / 64 % (FILTER_BITS / 64)] >> (h % 64) & 1)) return;
-  uint32_t at = h & s->slot_mask;
-  while (s->slots[at].key && s->slots[at].key != key) at = (at + 1) & s->slot_mask;
-  if (!s->slots[at].key) return;
-  for (const entry *e = s->entries + s->slots[at].first, *end = s->entries + s->nl;
-       e < end && e->key == key; e++) {
+  for (uint32_t at = h & s->slot_mask; s->entries[at].info; at = (at + 1) & s->slot_mask) {
+    const entry *e = &s->entries[at];
+    if (e->key != key || entry_plen(e) != len) continue;
     uint32_t j = entry_needle(e);
     x->work++;
     if (x->found[j] >= 0 || !head_fits(x, e, q)) continue;
