@@ -58,6 +58,15 @@ def json_values(v, out):
             json_values(x, out)
 
 
+def text_bytes(s):
+    """s as bytes: a character decoded from an invalid byte back to that byte,
+    any other lone surrogate (a JSON \\uda30) in the internal three-byte form."""
+    try:
+        return s.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return s.encode("utf-8", "surrogatepass")
+
+
 def add_pair(outdir, resp, cons):
     """One (response, constraints) pair, bytes or None, to every target."""
     r = resp if resp is not None else b""
@@ -72,7 +81,7 @@ def add_pair(outdir, resp, cons):
         if isinstance(obj, dict):
             for k, v in obj.items():
                 if k == "regex" and v:
-                    put(outdir, "fuzz_regex", str(v).encode("utf-8", "surrogateescape") + SEP + r)
+                    put(outdir, "fuzz_regex", text_bytes(str(v)) + SEP + r)
                 try:
                     put(outdir, "fuzz_pyval", json.dumps(v, ensure_ascii=False))
                 except (ValueError, RecursionError):
