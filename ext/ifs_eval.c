@@ -756,8 +756,8 @@ static void push_needle_checks(ifs_result *r, ifs_kind kind, size_t first,
 ** the response or, where lowering is not a map of characters (U+0130,
 ** U+03A3) and some needle meets a context lowercase, over resp.lower()
 ** (lowering lowered text changes nothing); one it leaves undecided is
-** searched for on its own.  The checks themselves
-** are not read on the way. */
+** searched for on its own.  The checks themselves are read only for the
+** needles left undecided and, in a text with U+0130, those ending in "i". */
 static int run_needle_set(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl,
                           size_t first) {
   signed char *found = ev->found;
