@@ -902,17 +902,11 @@ ifs_status ifs_lower(const char *s, size_t n, ifs_buf *out) {
       d += k;
       continue;
     }
-    uint32_t cp;
-    size_t len = plain_multibyte(u, n, i, &cp);
-    if (len && cp != 0x130 && cp != 0x3A3) {   /* a plain map, inline */
-      int32_t delta = lower_delta(cp);
-      if (delta) d += ifs_utf8_put(d, (uint32_t)((int32_t)cp + delta));
-      else { memcpy(d, u + i, len); d += len; }
-      i += len;
-      continue;
-    }
     size_t at = i;
-    cp = ifs_decode(s, n, &i);
+    uint32_t cp;
+    size_t len = plain_multibyte(u, n, i, &cp);   /* inline; the decoder for the rest */
+    if (len) i += len;
+    else cp = ifs_decode(s, n, &i);
     if (cp == 0x130) {
       memcpy(d, "i\xCC\x87", 3);
       d += 3;
