@@ -309,17 +309,15 @@ static ifs_status plan_prepare_needles(ifs_evaluator *ev) {
   w->needles = NULL;
   size_t k = 0;
   w->n_include = 0;
+  w->meets_context = 0;
   for (size_t i = 0; i < w->n; i++) {
-    if (!is_needle(&w->checks[i])) continue;
-    w->checks[i].needle_at = k++;
-    w->n_include += w->checks[i].kind == IFS_MUST_INCLUDE;
+    plan_check *c = &w->checks[i];
+    if (!is_needle(c)) continue;
+    c->needle_at = k++;
+    w->n_include += c->kind == IFS_MUST_INCLUDE;
+    w->meets_context |= meets_context_lowercase(w->text + c->low_at, c->low_len);
   }
   w->nn = k;
-  w->meets_context = 0;
-  for (size_t i = 0; i < w->n; i++)
-    if (is_needle(&w->checks[i]))
-      w->meets_context |= meets_context_lowercase(w->text + w->checks[i].low_at,
-                                                  w->checks[i].low_len);
   if (k == 0) return IFS_OK;
   if (plan_build_set(ev, w, SET_MIN_NEEDLES_ONCE, &w->set)) return IFS_NOMEM;
   if (w->set) return IFS_OK;
