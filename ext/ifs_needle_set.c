@@ -37,10 +37,13 @@ typedef struct set_needle {
 
 /* What a candidate position needs first, in sixteen bytes (a small set's
 ** table fits a few cache lines): a (prefix, needle) pair of the hash
-** table, with the needle's bytes from its prefix on, folded, to turn most
-** candidates down before the needle is read.  info: the needle's index + 1
-** in bits 0-23 (0: an empty slot), the prefix's length in 24-26, the
-** head's in 27-30. */
+** table, with the head, up to eight bytes of the needle folded, to turn
+** most candidates down before the needle is read.  The head starts up to
+** HEAD_BACK bytes before the prefix, so that a prefix taken from a
+** needle's end ("ical" of "unethical") is not its only test.  info: the
+** needle's index + 1 in bits 0-23 (0: an empty slot), the prefix's length
+** - 1 in 24-25, the head's length in 26-29, how far before the prefix it
+** starts in 30-31. */
 typedef struct entry {
   uint64_t head;
   uint32_t key;            /* the prefix, folded */
@@ -48,8 +51,10 @@ typedef struct entry {
 } entry;
 
 static uint32_t entry_needle(const entry *e) { return (e->info & 0xFFFFFF) - 1; }
-static unsigned entry_plen(const entry *e) { return e->info >> 24 & 7; }
-static unsigned entry_head_len(const entry *e) { return e->info >> 27 & 15; }
+static unsigned entry_plen(const entry *e) { return (e->info >> 24 & 3) + 1; }
+static unsigned entry_head_len(const entry *e) { return e->info >> 26 & 15; }
+static unsigned entry_head_back(const entry *e) { return e->info >> 30; }
+#define HEAD_BACK 3   /* at most (two bits) */
 
 #define FILTER_BITS 2048   /* a bitmap of the prefixes' hashes */
 
@@ -378,9 +383,12 @@ static void fill_entries(ifs_needle_set *s, const char *text) {
       while (s->entries[at].info) at = (at + 1) & s->slot_mask;
       entry *e = &s->entries[at];
       const set_needle *nd = &s->needles[j];
-      unsigned head_len = fill_head(&e->head, text + nd->at + nd->skip, nd->len - nd->skip);
+      size_t back = nd->skip < HEAD_BACK ? nd->skip : HEAD_BACK;
+      size_t from = nd->skip - back;
+      unsigned head_len = fill_head(&e->head, text + nd->at + from, nd->len - from);
       e->key = p->key;
-      e->info = (j + 1) | (uint32_t)p->len << 24 | (uint32_t)head_len << 27;
+      e->info = (j + 1) | (uint32_t)(p->len - 1) << 24 | (uint32_t)head_len << 26 |
+                (uint32_t)back << 30;
     }
   }
 }
@@ -709,18 +717,19 @@ static uint32_t text_key(const unsigned char *b, size_t len) {
 
 /* 1 when the text at q may hold e's head (folded bytes equal). */
 static int head_fits(const search *x, const entry *e, size_t q) {
-  unsigned hl = entry_head_len(e);
+  unsigned hl = entry_head_len(e), back = entry_head_back(e);
   if (!hl) return 1;
-  if (x->n - q < hl) return 0;
+  if (q < back || x->n - (q - back) < hl) return 0;
+  const unsigned char *at = x->h + q - back;
   uint64_t w = 0;
-  if (x->n - q >= 8) {
+  if (x->n - (q - back) >= 8) {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    memcpy(&w, x->h + q, 8);
+    memcpy(&w, at, 8);
 #else
-    for (unsigned i = 0; i < 8; i++) w |= (uint64_t)x->h[q + i] << (8 * i);
+    for (unsigned i = 0; i < 8; i++) w |= (uint64_t)at[i] << (8 * i);
 #endif
   } else {
-    for (unsigned i = 0; i < hl; i++) w |= (uint64_t)x->h[q + i] << (8 * i);
+    for (unsigned i = 0; i < hl; i++) w |= (uint64_t)at[i] << (8 * i);
   }
   uint64_t mask = hl == 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * hl)) - 1;
   return ((w | 0x2020202020202020ull) & mask) == e->head;
