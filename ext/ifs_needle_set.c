@@ -5,12 +5,14 @@
 ** every character that lowers to it, encoded, cut to PREFIX_MAX bytes,
 ** folded); the distinct prefixes sorted and cut into BUCKETS buckets, one
 ** prefix length to a bucket (a short prefix leaves the later bytes free,
-** which would loosen a bucket of longer ones); the nibble tables; a hash
-** table of the prefixes, each with the list of needles it starts.
+** which would loosen a bucket of longer ones); the nibble tables, and the
+** ext tables of the bytes after the prefixes; a hash table of the
+** prefixes, each with the list of needles it starts.
 **
 ** Searching: the filter finds positions where some live bucket allows all
-** (up to) four bytes; there the prefixes of the lengths those buckets hold
-** are looked up and their needles verified.  Verification is capped, as in
+** (up to) four bytes, and, in the vector loops, the four after them; there
+** the prefixes of the lengths those buckets hold are looked up and their
+** needles verified.  Verification is capped, as in
 ** ifs_needle.c, so that no text makes a search quadratic: past the cap the
 ** needles not yet decided are left to the caller.
 */
@@ -19,9 +21,10 @@
 #include "ifs_text.h"
 #include <string.h>
 #include "ifs_simd.h"
-#if IFS_X86_SIMD   /* SSSE3 and AVX2 loops, chosen at run time; NEON on arm64; else bytes */
+#if IFS_X86_SIMD   /* SSSE3, AVX2, AVX-512 loops, chosen at run time; NEON on arm64; else bytes */
 #define SSSE3_TARGET __attribute__((target("ssse3")))
 #define AVX2_TARGET __attribute__((target("avx2")))
+#define AVX512_TARGET __attribute__((target("avx512f,avx512bw")))
 #endif
 
 #define PREFIX_MAX 4     /* bytes of a position the filter tests */
@@ -82,6 +85,7 @@ struct ifs_needle_set {
   unsigned lens;                     /* bit L: some prefix has L bytes */
   uint32_t slot_mask;
   tables t;
+  tables ext;                        /* for the four bytes after a prefix */
   unsigned char bucket_len[BUCKETS]; /* the length of a bucket's prefixes, */
   uint32_t bucket_first[BUCKETS + 1];/* and where they are in prefixes[] */
   uint32_t live_all[BUCKETS];        /* needles with a prefix in the bucket, */
@@ -196,18 +200,26 @@ static inline unsigned commonness(unsigned char c) {
 /* Where a needle's prefix starts: at the rarest four bytes (by the sum of
 ** their commonness) among those that only ASCII letters other than k come
 ** before, since the text holds such a letter in one byte (its two cases;
-** KELVIN SIGN lowers to k), so the match starts that many bytes earlier. */
+** KELVIN SIGN lowers to k), so the match starts that many bytes earlier.
+** Windows with four more bytes after them come first: the vector loops
+** test those bytes too (the ext tables). */
 static size_t prefix_skip(const char *low, size_t len) {
   const unsigned char *u = (const unsigned char *)low;
   if (len <= PREFIX_MAX) return 0;
   size_t best = 0, cost = 0;
   for (size_t i = 0; i < PREFIX_MAX; i++) cost += commonness(u[i]);
   size_t best_cost = cost;
+  int best_room = len >= 2 * PREFIX_MAX;
   for (size_t d = 1; d + PREFIX_MAX <= len; d++) {   /* the window slides by a byte */
     if (u[d - 1] >= 0x80 || u[d - 1] == 'k') break;
     cost += commonness(u[d + PREFIX_MAX - 1]);
     cost -= commonness(u[d - 1]);
-    if (cost < best_cost) { best_cost = cost; best = d; }
+    int room = d + 2 * PREFIX_MAX <= len;
+    if (room > best_room || (room == best_room && cost < best_cost)) {
+      best_cost = cost;
+      best = d;
+      best_room = room;
+    }
   }
   return best;
 }
@@ -371,6 +383,25 @@ static unsigned fill_head(uint64_t *head, const char *low, size_t len) {
   return n;
 }
 
+/* Lets through p's bucket in the ext tables the bytes that follow p in a
+** needle (low[0..len), from its prefix on): as far as they, and p, are
+** ASCII other than k, which a match holds in as many bytes; any byte past
+** that. */
+static void add_ext_bits(tables *ext, const prefix *p, const char *low, size_t len) {
+  const unsigned char *u = (const unsigned char *)low;
+  prefix after = {0, 0, p->bucket, NO_LINK};
+  if (p->len == PREFIX_MAX && len >= PREFIX_MAX) {
+    size_t i = 0;
+    while (i < len && i < 2 * PREFIX_MAX && u[i] < 0x80 && u[i] != 'k') i++;
+    if (i >= PREFIX_MAX) {
+      after.len = (unsigned char)(i - PREFIX_MAX);
+      for (size_t x = 0; x < after.len; x++)
+        after.key |= (uint32_t)(u[PREFIX_MAX + x] | 0x20) << (8 * x);
+    }
+  }
+  add_prefix_bits(ext, &after);
+}
+
 /* The hash table of (prefix, needle) pairs, and the bitmap of prefixes. */
 static void fill_entries(ifs_needle_set *s, const char *text) {
   for (size_t i = 0; i < s->np; i++) {
@@ -389,6 +420,7 @@ static void fill_entries(ifs_needle_set *s, const char *text) {
       e->key = p->key;
       e->info = (j + 1) | (uint32_t)(p->len - 1) << 24 | (uint32_t)head_len << 26 |
                 (uint32_t)back << 30;
+      add_ext_bits(&s->ext, p, text + nd->at + nd->skip, nd->len - nd->skip);
     }
   }
 }
@@ -524,29 +556,49 @@ static unsigned filter_at(const tables *t, const unsigned char *h, size_t n, siz
 
 /* A vector loop scans blocks of 16 positions from q while all their bytes
 ** are in the text; it returns the first block with a candidate, and in
-** *bits the positions of its candidates, or where it stopped and 0. */
+** *bits the positions of its candidates, or where it stopped and 0.  A
+** block with some is tested again on the four bytes after each position
+** (the ext tables) where those are in the text too; that only turns
+** candidates down, so a loop without it (the byte loop) answers the same. */
 #define BLOCK 16
 #define BLOCK_READ (BLOCK + PREFIX_MAX - 1)
+#define EXT_READ (BLOCK + 2 * PREFIX_MAX - 1)   /* with the bytes after the prefixes */
 
 #if IFS_X86_SIMD
 #define LOAD16(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
 
-SSSE3_TARGET static size_t block_ssse3(const tables *t, const unsigned char *h, size_t n,
-                                       size_t q, unsigned *bits) {
-  const __m128i nib = _mm_set1_epi8(0x0F), zero = _mm_setzero_si128();
+/* Buckets 0-7 (*r0) and 8-15 (*r1) that tables tt allow at each of the 16
+** positions from p. */
+SSSE3_TARGET static inline void buckets_ssse3(const tables *tt, const unsigned char *p,
+                                              __m128i *r0, __m128i *r1) {
+  const __m128i nib = _mm_set1_epi8(0x0F);
+  *r0 = *r1 = _mm_set1_epi8(-1);
+  for (int k = 0; k < PREFIX_MAX; k++) {   /* the tables stay in L1 */
+    __m128i x = LOAD16(p + k);
+    __m128i lo = _mm_and_si128(x, nib), hi = _mm_and_si128(_mm_srli_epi16(x, 4), nib);
+    *r0 = _mm_and_si128(*r0, _mm_and_si128(_mm_shuffle_epi8(LOAD16(tt->lo[k]), lo),
+                                           _mm_shuffle_epi8(LOAD16(tt->hi[k]), hi)));
+    *r1 = _mm_and_si128(*r1, _mm_and_si128(_mm_shuffle_epi8(LOAD16(tt->lo[k] + 16), lo),
+                                           _mm_shuffle_epi8(LOAD16(tt->hi[k] + 16), hi)));
+  }
+}
+
+SSSE3_TARGET static unsigned nonzero_ssse3(__m128i r0, __m128i r1) {
+  const __m128i zero = _mm_setzero_si128();
+  return ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_or_si128(r0, r1), zero)) & 0xFFFF;
+}
+
+SSSE3_TARGET static size_t block_ssse3(const tables *t, const tables *ext,
+                                       const unsigned char *h, size_t n, size_t q,
+                                       unsigned *bits) {
   for (; q + BLOCK_READ <= n; q += BLOCK) {
-    __m128i r0 = _mm_set1_epi8(-1), r1 = r0;
-    for (int k = 0; k < PREFIX_MAX; k++) {   /* the tables stay in L1 */
-      __m128i x = LOAD16(h + q + k);
-      __m128i lo = _mm_and_si128(x, nib), hi = _mm_and_si128(_mm_srli_epi16(x, 4), nib);
-      r0 = _mm_and_si128(r0, _mm_and_si128(_mm_shuffle_epi8(LOAD16(t->lo[k]), lo),
-                                           _mm_shuffle_epi8(LOAD16(t->hi[k]), hi)));
-      r1 = _mm_and_si128(r1, _mm_and_si128(_mm_shuffle_epi8(LOAD16(t->lo[k] + 16), lo),
-                                           _mm_shuffle_epi8(LOAD16(t->hi[k] + 16), hi)));
+    __m128i r0, r1, e0, e1;
+    buckets_ssse3(t, h + q, &r0, &r1);
+    unsigned m = nonzero_ssse3(r0, r1);
+    if (m && q + EXT_READ <= n) {   /* the bytes after the prefixes */
+      buckets_ssse3(ext, h + q + PREFIX_MAX, &e0, &e1);
+      m = nonzero_ssse3(_mm_and_si128(r0, e0), _mm_and_si128(r1, e1));
     }
-    unsigned m = ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(r0, zero)) |
-                 ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(r1, zero));
-    m &= 0xFFFF;
     if (m) { *bits = m; return q; }
   }
   *bits = 0;
@@ -564,9 +616,14 @@ AVX2_TARGET static inline __m256i buckets_avx2(__m256i tl, __m256i th, const uns
                           _mm256_shuffle_epi8(th, _mm256_and_si256(_mm256_srli_epi16(x, 4), nib)));
 }
 
-AVX2_TARGET static size_t block_avx2(const tables *t, const unsigned char *h, size_t n,
-                                     size_t q, unsigned *bits) {
-  const __m256i zero = _mm256_setzero_si256();
+/* The positions of r (both lanes) where some bucket allows a prefix. */
+AVX2_TARGET static inline unsigned nonzero_avx2(__m256i r) {
+  unsigned m = ~(unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(r, _mm256_setzero_si256()));
+  return (m | m >> 16) & 0xFFFF;
+}
+
+AVX2_TARGET static size_t block_avx2(const tables *t, const tables *ext, const unsigned char *h,
+                                     size_t n, size_t q, unsigned *bits) {
   const __m256i l0 = LOAD32(t->lo[0]), l1 = LOAD32(t->lo[1]), l2 = LOAD32(t->lo[2]),
                 l3 = LOAD32(t->lo[3]), h0 = LOAD32(t->hi[0]), h1 = LOAD32(t->hi[1]),
                 h2 = LOAD32(t->hi[2]), h3 = LOAD32(t->hi[3]);
@@ -574,8 +631,59 @@ AVX2_TARGET static size_t block_avx2(const tables *t, const unsigned char *h, si
     __m256i r = _mm256_and_si256(
         _mm256_and_si256(buckets_avx2(l0, h0, h + q), buckets_avx2(l1, h1, h + q + 1)),
         _mm256_and_si256(buckets_avx2(l2, h2, h + q + 2), buckets_avx2(l3, h3, h + q + 3)));
-    unsigned m = ~(unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(r, zero));
-    m = (m | m >> 16) & 0xFFFF;
+    unsigned m = nonzero_avx2(r);
+    if (m && q + EXT_READ <= n) {   /* the bytes after the prefixes, tables from memory */
+      const unsigned char *a = h + q + PREFIX_MAX;
+      __m256i e = _mm256_and_si256(
+          _mm256_and_si256(buckets_avx2(LOAD32(ext->lo[0]), LOAD32(ext->hi[0]), a),
+                           buckets_avx2(LOAD32(ext->lo[1]), LOAD32(ext->hi[1]), a + 1)),
+          _mm256_and_si256(buckets_avx2(LOAD32(ext->lo[2]), LOAD32(ext->hi[2]), a + 2),
+                           buckets_avx2(LOAD32(ext->lo[3]), LOAD32(ext->hi[3]), a + 3)));
+      m = nonzero_avx2(_mm256_and_si256(r, e));
+    }
+    if (m) { *bits = m; return q; }
+  }
+  *bits = 0;
+  return q;
+}
+
+/* AVX-512: 64 positions a step, each 16-byte lane a copy of the AVX2 loop's
+** (buckets 0-7 and 8-15 in two registers, the tables repeated in every
+** lane); the step's candidates come out as one 64-bit mask. */
+#define WIDE 64
+#define WIDE_READ (WIDE + PREFIX_MAX - 1)
+#define WIDE_EXT_READ (WIDE + 2 * PREFIX_MAX - 1)
+
+/* Buckets 0-7 (a) and 8-15 (b) that tables tt allow for the bytes at
+** p .. p + 63 + PREFIX_MAX - 1, each lane a copy of the AVX2 loop's. */
+AVX512_TARGET static inline void buckets_avx512(const tables *tt, const unsigned char *p,
+                                                __m512i *a, __m512i *b) {
+  const __m512i nib = _mm512_set1_epi8(0x0F);
+  *a = *b = _mm512_set1_epi8(-1);
+  for (int k = 0; k < PREFIX_MAX; k++) {
+    __m512i x = _mm512_loadu_si512((const void *)(p + k));
+    __m512i lo = _mm512_and_si512(x, nib), hi = _mm512_and_si512(_mm512_srli_epi16(x, 4), nib);
+    *a = _mm512_and_si512(*a, _mm512_and_si512(
+        _mm512_shuffle_epi8(_mm512_broadcast_i32x4(LOAD16(tt->lo[k])), lo),
+        _mm512_shuffle_epi8(_mm512_broadcast_i32x4(LOAD16(tt->hi[k])), hi)));
+    *b = _mm512_and_si512(*b, _mm512_and_si512(
+        _mm512_shuffle_epi8(_mm512_broadcast_i32x4(LOAD16(tt->lo[k] + 16)), lo),
+        _mm512_shuffle_epi8(_mm512_broadcast_i32x4(LOAD16(tt->hi[k] + 16)), hi)));
+  }
+}
+
+AVX512_TARGET static size_t block_avx512(const tables *t, const tables *ext,
+                                         const unsigned char *h, size_t n, size_t q,
+                                         uint64_t *bits) {
+  for (; q + WIDE_READ <= n; q += WIDE) {
+    __m512i a, b, ea, eb;
+    buckets_avx512(t, h + q, &a, &b);
+    uint64_t m = _mm512_test_epi8_mask(_mm512_or_si512(a, b), _mm512_or_si512(a, b));
+    if (m && q + WIDE_EXT_READ <= n) {   /* the bytes after the prefixes */
+      buckets_avx512(ext, h + q + PREFIX_MAX, &ea, &eb);
+      __m512i any = _mm512_or_si512(_mm512_and_si512(a, ea), _mm512_and_si512(b, eb));
+      m = _mm512_test_epi8_mask(any, any);
+    }
     if (m) { *bits = m; return q; }
   }
   *bits = 0;
@@ -587,22 +695,35 @@ AVX2_TARGET static size_t block_avx2(const tables *t, const unsigned char *h, si
 /* The SSSE3 loop with NEON's table lookup (vqtbl1q_u8 is pshufb for indexes
 ** below 16, which nibbles are); the candidates' bits made one per position
 ** only when the block has some. */
-static size_t block_neon(const tables *t, const unsigned char *h, size_t n, size_t q,
-                         unsigned *bits) {
-  static const uint8_t bit_of[16] = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
+/* Buckets 0-7 (*r0) and 8-15 (*r1) that tables tt allow at each of the 16
+** positions from p. */
+static inline void buckets_neon(const tables *tt, const unsigned char *p, uint8x16_t *r0,
+                                uint8x16_t *r1) {
   const uint8x16_t nib = vdupq_n_u8(0x0F);
+  *r0 = *r1 = vdupq_n_u8(0xFF);
+  for (int k = 0; k < PREFIX_MAX; k++) {
+    uint8x16_t x = vld1q_u8(p + k);
+    uint8x16_t lo = vandq_u8(x, nib), hi = vshrq_n_u8(x, 4);
+    *r0 = vandq_u8(*r0, vandq_u8(vqtbl1q_u8(vld1q_u8(tt->lo[k]), lo),
+                                 vqtbl1q_u8(vld1q_u8(tt->hi[k]), hi)));
+    *r1 = vandq_u8(*r1, vandq_u8(vqtbl1q_u8(vld1q_u8(tt->lo[k] + 16), lo),
+                                 vqtbl1q_u8(vld1q_u8(tt->hi[k] + 16), hi)));
+  }
+}
+
+static size_t block_neon(const tables *t, const tables *ext, const unsigned char *h, size_t n,
+                         size_t q, unsigned *bits) {
+  static const uint8_t bit_of[16] = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
   for (; q + BLOCK_READ <= n; q += BLOCK) {
-    uint8x16_t r0 = vdupq_n_u8(0xFF), r1 = r0;
-    for (int k = 0; k < PREFIX_MAX; k++) {
-      uint8x16_t x = vld1q_u8(h + q + k);
-      uint8x16_t lo = vandq_u8(x, nib), hi = vshrq_n_u8(x, 4);
-      r0 = vandq_u8(r0, vandq_u8(vqtbl1q_u8(vld1q_u8(t->lo[k]), lo),
-                                 vqtbl1q_u8(vld1q_u8(t->hi[k]), hi)));
-      r1 = vandq_u8(r1, vandq_u8(vqtbl1q_u8(vld1q_u8(t->lo[k] + 16), lo),
-                                 vqtbl1q_u8(vld1q_u8(t->hi[k] + 16), hi)));
-    }
+    uint8x16_t r0, r1, e0, e1;
+    buckets_neon(t, h + q, &r0, &r1);
     uint8x16_t any = vorrq_u8(r0, r1);
     if (vmaxvq_u8(any) == 0) continue;
+    if (q + EXT_READ <= n) {   /* the bytes after the prefixes */
+      buckets_neon(ext, h + q + PREFIX_MAX, &e0, &e1);
+      any = vorrq_u8(vandq_u8(r0, e0), vandq_u8(r1, e1));
+      if (vmaxvq_u8(any) == 0) continue;
+    }
     uint8x16_t b = vandq_u8(vtstq_u8(any, any), vld1q_u8(bit_of));
     *bits = vaddv_u8(vget_low_u8(b)) | (unsigned)vaddv_u8(vget_high_u8(b)) << 8;
     return q;
@@ -615,6 +736,7 @@ static size_t block_neon(const tables *t, const unsigned char *h, size_t n, size
 /* The vector loop for a chosen level that this CPU has (0: none). */
 static int vector_level(int level) {
 #if IFS_X86_SIMD
+  if (level >= 3 && __builtin_cpu_supports("avx512bw")) return 3;
   if (level >= 2 && __builtin_cpu_supports("avx2")) return 2;
   if (level >= 1 && __builtin_cpu_supports("ssse3")) return 1;
 #elif IFS_NEON
@@ -624,18 +746,26 @@ static int vector_level(int level) {
   return 0;
 }
 
-/* The vector loop of a level vector_level() gave; level 0 scans nothing. */
-static size_t next_block(const tables *t, const unsigned char *h, size_t n, size_t q,
-                         int level, unsigned *bits) {
+/* The vector loop of a level vector_level() gave; level 0 scans nothing.
+** *width: the positions *bits covers (AVX-512 steps by WIDE, then, near
+** the end, by BLOCK). */
+static size_t next_block(const tables *t, const tables *ext, const unsigned char *h, size_t n,
+                         size_t q, int level, uint64_t *bits, size_t *width) {
+  unsigned b16 = 0;
+  *width = BLOCK;
 #if IFS_X86_SIMD
-  if (level == 2) return block_avx2(t, h, n, q, bits);
-  if (level == 1) return block_ssse3(t, h, n, q, bits);
+  if (level == 3) {
+    q = block_avx512(t, ext, h, n, q, bits);
+    if (*bits) { *width = WIDE; return q; }
+  }
+  if (level >= 2) q = block_avx2(t, ext, h, n, q, &b16);
+  if (level == 1) q = block_ssse3(t, ext, h, n, q, &b16);
 #elif IFS_NEON
-  if (level == 1) return block_neon(t, h, n, q, bits);
+  if (level == 1) q = block_neon(t, ext, h, n, q, &b16);
 #else
-  (void)t; (void)h; (void)n; (void)level;
+  (void)t; (void)ext; (void)h; (void)n; (void)level;
 #endif
-  *bits = 0;
+  *bits = b16;
   return q;
 }
 
@@ -770,9 +900,9 @@ static void check_at(search *x, size_t q) {
 }
 
 /* The candidates of the block at q (bit i: position q + i). */
-static void check_block(search *x, size_t q, unsigned bits) {
+static void check_block(search *x, size_t q, uint64_t bits) {
   for (; bits && x->left && !x->gave_up; bits &= bits - 1)
-    check_at(x, q + (size_t)__builtin_ctz(bits));
+    check_at(x, q + (size_t)__builtin_ctzll(bits));
 }
 
 /* The positions from q on.  After the vector loop (fewer than BLOCK_READ
@@ -786,10 +916,11 @@ static void search_tail(search *x, size_t q, int level) {
     memset(pad, 0, sizeof pad);
     if (rest) memcpy(pad, x->h + q, rest);
     for (size_t b = 0; b < rest && x->left && !x->gave_up; b += BLOCK) {
-      unsigned bits;
-      b = next_block(x->t, pad, sizeof pad, b, level, &bits);
+      uint64_t bits;
+      size_t width;   /* BLOCK: the pad is too short for AVX-512 */
+      b = next_block(x->t, &x->s->ext, pad, sizeof pad, b, level, &bits, &width);
       if (!bits || b >= rest) return;
-      if (rest - b < BLOCK) bits &= (1u << (rest - b)) - 1;
+      if (rest - b < BLOCK) bits &= ((uint64_t)1 << (rest - b)) - 1;
       check_block(x, q + b, bits);
     }
     return;
@@ -819,11 +950,12 @@ static void find_level(const ifs_needle_set *s, const char *needles, const char 
     if (!x.live[b] && s->live_all[b]) kill_bucket(&x, b);
   size_t q = 0;
   while (x.left && !x.gave_up) {
-    unsigned bits;
-    q = next_block(x.t, x.h, n, q, level, &bits);
+    uint64_t bits;
+    size_t width;
+    q = next_block(x.t, &s->ext, x.h, n, q, level, &bits, &width);
     if (!bits) break;
     check_block(&x, q, bits);
-    q += BLOCK;
+    q += width;
   }
   if (x.left && !x.gave_up) search_tail(&x, q, level);
   if (x.gave_up) return;   /* the undecided stay -1 */
@@ -833,7 +965,7 @@ static void find_level(const ifs_needle_set *s, const char *needles, const char 
 
 void ifs_needle_set_find(const ifs_needle_set *s, const char *needles, const char *text,
                          size_t n, int ascii, signed char *found) {
-  find_level(s, needles, text, n, ascii, found, 2);
+  find_level(s, needles, text, n, ascii, found, 3);
 }
 
 #ifdef IFS_TESTING

@@ -12,10 +12,16 @@
 ** the first four bytes of a position two 16-entry tables, indexed by the
 ** byte's low and high nibble, give the buckets that allow it; the AND over
 ** the four bytes is nonzero only where some prefix may start.  Vector
-** shuffles look up sixteen positions at once.  A position that passes is
-** looked up in a hash table of the prefixes, and each needle with that
-** prefix is verified as ifs_needle_at() does.  A needle found is done
-** with, and once all needles of a bucket are, the bucket leaves the tables.
+** shuffles look up sixteen positions at once (sixty-four with AVX-512).
+** Where some pass, the vector loops test the four bytes after the prefix
+** too, with tables of what follows each bucket's prefixes: a four-byte
+** prefix from a common word ("prov" of "I can't provide") is in most
+** answers, eight bytes seldom are.  So a needle's prefix is its rarest
+** four bytes among those with four more after them, where it has such.
+** A position that passes is looked up in a hash table of the prefixes,
+** and each needle with that prefix is verified as ifs_needle_at() does.  A
+** needle found is done with, and once all needles of a bucket are, the
+** bucket leaves the tables.
 **
 ** Prefixes are the text's side of a match: for each character of the
 ** needle, each character that lowers to it (k: k, K and KELVIN SIGN),
@@ -62,8 +68,8 @@ void ifs_needle_set_find(const ifs_needle_set *s, const char *needles, const cha
 
 #ifdef IFS_TESTING
 /* Test hook: the same with the filter run by a chosen loop, 0 the byte loop
-** (the reference), 1 SSSE3, 2 AVX2 (or the best one below it that the CPU
-** has). */
+** (the reference), 1 SSSE3 (NEON on arm64), 2 AVX2, 3 AVX-512 (or the best
+** one below it that the CPU has). */
 void ifs_test_needle_set_find_level(const ifs_needle_set *s, const char *needles,
                                     const char *text, size_t n, int ascii, signed char *found,
                                     int level);
