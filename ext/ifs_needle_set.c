@@ -201,20 +201,24 @@ static inline unsigned commonness(unsigned char c) {
 ** their commonness) among those that only ASCII letters other than k come
 ** before, since the text holds such a letter in one byte (its two cases;
 ** KELVIN SIGN lowers to k), so the match starts that many bytes earlier.
-** Windows with four more bytes after them come first: the vector loops
-** test those bytes too (the ext tables). */
-static size_t prefix_skip(const char *low, size_t len) {
+** In a set of at most ROOM_NEEDLES, windows with four more bytes after
+** them come first: the vector loops test those bytes too (the ext
+** tables), which in a bigger set hold too many bytes per bucket to turn
+** much down, while the rarest four bytes still do. */
+#define ROOM_NEEDLES 128
+
+static size_t prefix_skip(const char *low, size_t len, int want_room) {
   const unsigned char *u = (const unsigned char *)low;
   if (len <= PREFIX_MAX) return 0;
   size_t best = 0, cost = 0;
   for (size_t i = 0; i < PREFIX_MAX; i++) cost += commonness(u[i]);
   size_t best_cost = cost;
-  int best_room = len >= 2 * PREFIX_MAX;
+  int best_room = want_room && len >= 2 * PREFIX_MAX;
   for (size_t d = 1; d + PREFIX_MAX <= len; d++) {   /* the window slides by a byte */
     if (u[d - 1] >= 0x80 || u[d - 1] == 'k') break;
     cost += commonness(u[d + PREFIX_MAX - 1]);
     cost -= commonness(u[d - 1]);
-    int room = d + 2 * PREFIX_MAX <= len;
+    int room = want_room && d + 2 * PREFIX_MAX <= len;
     if (room > best_room || (room == best_room && cost < best_cost)) {
       best_cost = cost;
       best = d;
@@ -467,7 +471,7 @@ ifs_needle_set *ifs_needle_set_new(const char *text, const ifs_span *span, size_
   uint32_t *skip = ifs_malloc(k * sizeof *skip);
   if (!skip) return NULL;
   for (size_t j = 0; j < k; j++) {
-    skip[j] = (uint32_t)prefix_skip(text + span[j].at, span[j].len);
+    skip[j] = (uint32_t)prefix_skip(text + span[j].at, span[j].len, k <= ROOM_NEEDLES);
     if (add_prefixes(&r, (uint32_t)j, text + span[j].at, span[j].len, skip[j])) {
       ifs_free(r.p);
       ifs_free(skip);
