@@ -3,8 +3,9 @@
 ** place, and the few 16-byte operations that every such kernel shares.
 **
 ** x86-64: SSE2 is in every CPU and used directly; SSSE3 and AVX2 kernels
-** are compiled for any x86-64 (target attributes in their files) and
-** chosen at run time (__builtin_cpu_supports).  AArch64: NEON (Advanced
+** (and an AVX-512BW one, the needle sets' filter) are compiled for any
+** x86-64 (target attributes in their files) and chosen at run time
+** (__builtin_cpu_supports).  AArch64: NEON (Advanced
 ** SIMD) is in every CPU, so its kernels are used directly.  Any other CPU,
 ** or a build with -DIFS_NO_SIMD, runs the portable loops, which are also
 ** what the unit tests compare every vector kernel with.
