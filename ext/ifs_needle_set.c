@@ -658,8 +658,9 @@ AVX2_TARGET static size_t block_avx2(const tables *t, const tables *ext, const u
 #define WIDE_READ (WIDE + PREFIX_MAX - 1)
 #define WIDE_EXT_READ (WIDE + 2 * PREFIX_MAX - 1)
 
-/* Buckets 0-7 (a) and 8-15 (b) that tables tt allow for the bytes at
-** p .. p + 63 + PREFIX_MAX - 1, each lane a copy of the AVX2 loop's. */
+/* Buckets 0-7 (*a) and 8-15 (*b) that tables tt allow at each of the 64
+** positions from p (the tables read from memory: held in registers, they
+** would be loaded again at every block with candidates, which costs more). */
 AVX512_TARGET static inline void buckets_avx512(const tables *tt, const unsigned char *p,
                                                 __m512i *a, __m512i *b) {
   const __m512i nib = _mm512_set1_epi8(0x0F);
