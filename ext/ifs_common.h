@@ -94,4 +94,16 @@ void ifs_arena_free(ifs_arena *a);
 /* A 64-bit hash of n bytes, eight at a time (cache keys; not for security). */
 uint64_t ifs_hash_bytes(const void *p, size_t n);
 
+/* Asks the CPU to bring the n bytes at p into its cache, every line at once,
+** for data read soon after and likely cold (nothing where the compiler has
+** no prefetch). */
+static inline void ifs_prefetch(const void *p, size_t n) {
+#if defined(__GNUC__) || defined(__clang__)
+  for (size_t at = 0; at < n; at += 64) __builtin_prefetch((const char *)p + at);
+#else
+  (void)p;
+  (void)n;
+#endif
+}
+
 #endif

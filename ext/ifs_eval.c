@@ -520,13 +520,7 @@ static int seen_before(ifs_evaluator *ev, uint64_t h, int *nomem) {
 #define PREFETCH_KEY_MAX 4096
 
 static void plan_prefetch_key(const plan *pl, size_t cn) {
-#if defined(__GNUC__) || defined(__clang__)
-  size_t end = sizeof(plan) + (cn < PREFETCH_KEY_MAX ? cn : PREFETCH_KEY_MAX);
-  for (size_t at = 0; at < end; at += 64) __builtin_prefetch((const char *)pl + at);
-#else
-  (void)pl;
-  (void)cn;
-#endif
+  ifs_prefetch(pl, sizeof(plan) + (cn < PREFETCH_KEY_MAX ? cn : PREFETCH_KEY_MAX));
 }
 
 /* The plan for a constraints text (raw bytes), compiled on a miss; NULL

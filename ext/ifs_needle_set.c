@@ -531,16 +531,11 @@ void ifs_needle_set_free(ifs_needle_set *s) { ifs_free(s); }
 size_t ifs_needle_set_bytes(const ifs_needle_set *s) { return s ? s->bytes : 0; }
 
 void ifs_needle_set_prefetch(const ifs_needle_set *s) {
-#if defined(__GNUC__) || defined(__clang__)
-  const char *p = (const char *)s;
-  for (size_t at = 0; at < sizeof *s; at += 64) __builtin_prefetch(p + at);
-  for (size_t at = 0; at < 2 * s->k; at += 64) __builtin_prefetch(s->start_all + at);
+  ifs_prefetch(s, sizeof *s);
+  ifs_prefetch(s->start_all, 2 * s->k);
   size_t entries = ((size_t)s->slot_mask + 1) * sizeof(entry);
   if (entries <= 4096)   /* candidates land anywhere in a small table */
-    for (size_t at = 0; at < entries; at += 64) __builtin_prefetch((const char *)s->entries + at);
-#else
-  (void)s;
-#endif
+    ifs_prefetch(s->entries, entries);
 }
 
 /* ---- the filter ------------------------------------------------------- */
