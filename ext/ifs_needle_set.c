@@ -40,8 +40,9 @@ typedef struct set_needle {
 
 /* What a candidate position needs first, in sixteen bytes (a small set's
 ** table fits a few cache lines): a (prefix, needle) pair of the hash
-** table, with the head, up to eight bytes of the needle folded, to turn
-** most candidates down before the needle is read.  The head starts up to
+** table, with the head, up to eight bytes of the lowered needle, to turn
+** most candidates down before the needle is read (and to answer for a
+** needle it holds whole, without reading it).  The head starts up to
 ** HEAD_BACK bytes before the prefix, so that a prefix taken from a
 ** needle's end ("ical" of "unethical") is not its only test.  info: the
 ** needle's index + 1 in bits 0-23 (0: an empty slot), the prefix's length
@@ -372,16 +373,17 @@ static void fill_tables(ifs_needle_set *s) {
   }
 }
 
-/* The needle's bytes from its prefix on, folded, as far as a match holds
-** them in the same bytes: ASCII other than k (KELVIN SIGN lowers to k; a
-** non-ASCII character may have sources of other lengths), at most eight;
-** how many.  (The bytes before the prefix are ASCII other than k.) */
+/* The needle's bytes from its prefix on (lowered already), as far as a
+** match holds them in the same bytes: ASCII other than k (KELVIN SIGN
+** lowers to k; a non-ASCII character may have sources of other lengths),
+** at most eight; how many.  (The bytes before the prefix are ASCII other
+** than k.) */
 static unsigned fill_head(uint64_t *head, const char *low, size_t len) {
   const unsigned char *u = (const unsigned char *)low;
   unsigned n = 0;
   *head = 0;
   while (n < 8 && n < len && u[n] < 0x80 && u[n] != 'k') {
-    *head |= (uint64_t)(u[n] | 0x20) << (8 * n);
+    *head |= (uint64_t)u[n] << (8 * n);
     n++;
   }
   return n;
@@ -845,7 +847,17 @@ static uint32_t text_key(const unsigned char *b, size_t len) {
   return fold_key(b, len);
 }
 
-/* 1 when the text at q may hold e's head (folded bytes equal). */
+/* Bit 5 of each byte of an ASCII word that is a lowercase letter: where a
+** text's byte may differ from a lowered needle's by its case. */
+static uint64_t letter_case_bits(uint64_t w) {
+  const uint64_t ones = 0x0101010101010101ull;
+  uint64_t from_a = w + 0x1F * ones, past_z = w + 0x05 * ones;   /* no carry: bytes < 0x80 */
+  return (from_a & ~past_z & 0x80 * ones) >> 2;
+}
+
+/* 1 when the text at q holds e's head: its bytes, but for the case of a
+** letter (the head's bytes are ASCII other than k, which only they lower
+** to in a text without U+0130). */
 static int head_fits(const search *x, const entry *e, size_t q) {
   unsigned hl = entry_head_len(e), back = entry_head_back(e);
   if (!hl) return 1;
@@ -862,7 +874,7 @@ static int head_fits(const search *x, const entry *e, size_t q) {
     for (unsigned i = 0; i < hl; i++) w |= (uint64_t)at[i] << (8 * i);
   }
   uint64_t mask = hl == 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * hl)) - 1;
-  return ((w | 0x2020202020202020ull) & mask) == e->head;
+  return ((w | letter_case_bits(e->head)) & mask) == e->head;
 }
 
 /* The needles whose prefix of len bytes is at q. */
@@ -878,6 +890,10 @@ static void verify_prefix(search *x, size_t q, unsigned len) {
     if (x->found[j] >= 0 || !head_fits(x, e, q)) continue;
     const set_needle *nd = &s->needles[j];
     if (q < nd->skip) continue;
+    if (nd->skip == entry_head_back(e) && nd->len == entry_head_len(e)) {
+      mark_found(x, j);   /* the head is the whole needle */
+      continue;
+    }
     if (ifs_needle_at(x->needles + nd->at, nd->len, nd->ascii, (const char *)x->h, x->n,
                       q - nd->skip, &x->work))
       mark_found(x, j);

@@ -130,6 +130,8 @@ static const known knowns[] = {
     "\xd0\xbc\xd0\xb8\xd1\x80!", "\xd0\x92\xd0\x95\xd0\xa2"}, {1, 1, 0, 1}},
   {LIT("Stra\xe1\xba\x9e" "e x\xe2\x84\xa6y \xe2\x84\xab"),        /* capital sharp s, OHM, ANGSTROM */
    {"stra\xc3\x9f" "e", "strasse", "\xcf\x89", "\xc3\xa5", "xw"}, {1, 0, 1, 1, 0}},
+  {LIT("a`b x\0y [Z]"),          /* bytes that differ from a needle's in bit 5 only */
+   {"a@b", "a`b", "x y", "{z}", "[z]", "A`B"}, {0, 1, 0, 0, 1, 1}},
 };
 
 START_TEST(test_known_answers) {
