@@ -68,6 +68,7 @@ typedef struct prefix {
   uint32_t key;
   unsigned char len, bucket;
   uint32_t first;          /* its first needle link */
+  uint32_t solo;           /* its needle when it has one (NO_LINK: several) */
 } prefix;
 
 typedef struct needle_link {
@@ -395,7 +396,7 @@ static unsigned fill_head(uint64_t *head, const char *low, size_t len) {
 ** that. */
 static void add_ext_bits(tables *ext, const prefix *p, const char *low, size_t len) {
   const unsigned char *u = (const unsigned char *)low;
-  prefix after = {0, 0, p->bucket, NO_LINK};
+  prefix after = {0, 0, p->bucket, NO_LINK, NO_LINK};
   if (p->len == PREFIX_MAX && len >= PREFIX_MAX) {
     size_t i = 0;
     while (i < len && i < 2 * PREFIX_MAX && u[i] < 0x80 && u[i] != 'k') i++;
@@ -515,6 +516,7 @@ ifs_needle_set *ifs_needle_set_new(const char *text, const ifs_span *span, size_
     /* links are pushed in front: a prefix's needles end up in reverse */
     s->links[l].needle = raw_needle(r.p[i]);
     s->links[l].next = s->prefixes[p - 1].first;
+    s->prefixes[p - 1].solo = s->prefixes[p - 1].first == NO_LINK ? raw_needle(r.p[i]) : NO_LINK;
     s->prefixes[p - 1].first = (uint32_t)l;
     l++;
   }
@@ -801,6 +803,7 @@ static void kill_bucket(search *x, unsigned b) {
 
 /* 1 when some needle starting with prefix p is not decided yet. */
 static int prefix_live(const search *x, const prefix *p) {
+  if (p->solo != NO_LINK) return x->found[p->solo] < 0;   /* no link to read */
   for (uint32_t li = p->first; li != NO_LINK; li = x->s->links[li].next)
     if (x->found[x->s->links[li].needle] < 0) return 1;
   return 0;
