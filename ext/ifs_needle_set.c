@@ -534,7 +534,16 @@ void ifs_needle_set_free(ifs_needle_set *s) { ifs_free(s); }
 
 size_t ifs_needle_set_bytes(const ifs_needle_set *s) { return s ? s->bytes : 0; }
 
+/* A small set is asked for whole: a row finding a few of its needles reads
+** its entries, needles and prefixes, each line a miss in a cold plan.  Of
+** a bigger one, its header, answers and (if small) table. */
+#define PREFETCH_WHOLE 8192
+
 void ifs_needle_set_prefetch(const ifs_needle_set *s) {
+  if (s->bytes <= PREFETCH_WHOLE) {
+    ifs_prefetch(s, s->bytes);
+    return;
+  }
   ifs_prefetch(s, sizeof *s);
   ifs_prefetch(s->start_all, 2 * s->k);
   size_t entries = ((size_t)s->slot_mask + 1) * sizeof(entry);
