@@ -99,7 +99,9 @@ uint64_t ifs_hash_bytes(const void *p, size_t n);
 ** no prefetch). */
 static inline void ifs_prefetch(const void *p, size_t n) {
 #if defined(__GNUC__) || defined(__clang__)
-  for (size_t at = 0; at < n; at += 64) __builtin_prefetch((const char *)p + at);
+  const char *c = p;
+  size_t skew = (uintptr_t)c & 63;   /* the lines from p's own */
+  for (size_t at = 0; at < n + skew; at += 64) __builtin_prefetch(c - skew + at);
 #else
   (void)p;
   (void)n;
