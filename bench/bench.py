@@ -14,7 +14,8 @@ Sections:
      length() scan, the three functions together, the Python UDF;
   2. two shapes with their goals: phrase lists (50 must_exclude + 10
      must_include on every row) and one constraints text per row (every
-     row's text distinct, each run on texts the connection has not seen);
+     row's text distinct, each run on texts the connection has not seen),
+     with the lowest and highest ratio of their runs beside the median;
   3. focused variants (where the time goes);
   4. how cost grows with rows, response length, needles per row and
      distinct constraint texts: a table each, every point in a process of
@@ -181,13 +182,21 @@ def timed(con, sql, runs):
     return statistics.median(times)
 
 
-def score_vs_length(con, table, runs):
-    """(if_score seconds, length() seconds): medians, alternating."""
+def score_vs_length(con, table, runs, spread=None):
+    """(if_score seconds, length() seconds): medians, alternating; each run's
+    ratio is appended to spread when given."""
     ts, tl = [], []
     for _ in range(runs):
         ts.append(timed(con, f"SELECT sum(if_score(response, constraints)) FROM {table}", 1))
         tl.append(timed(con, f"SELECT sum(length(response)) FROM {table}", 1))
+    if spread is not None:
+        spread.extend(a / b for a, b in zip(ts, tl) if b > 0)
     return statistics.median(ts), statistics.median(tl)
+
+
+def fmt_spread(ratios):
+    """The lowest and highest ratio of the runs: how much the machine moved."""
+    return f"{min(ratios):.2f}-{max(ratios):.2f}" if ratios else "-"
 
 
 def mbytes(rows):
@@ -247,7 +256,7 @@ def shapes(con, rows, cases, args):
     constraints text per row."""
     n = len(rows)
     print(f"{'shape':52} {'rows':>7} {'if_score s':>11} {'length() s':>11} {'ratio':>7}"
-          f" {'rows/s':>12}")
+          f" {'runs':>10} {'rows/s':>12}")
     phr = phrase_constraints(cases)
     goals = []
     for name, table in (
@@ -256,8 +265,10 @@ def shapes(con, rows, cases, args):
              [(rows[i][0], phr[i % len(cases)]) for i in range(n)])):
         make_table(con, "v", table)
         warm(con, "SELECT sum(if_score(response, constraints)) FROM v")
-        ts, tl = score_vs_length(con, "v", args.runs)
-        print(f"{name:52} {n:7,} {ts:11.4f} {tl:11.4f} {ts / tl:6.2f}x {fmt_rate(n, ts):>12}")
+        spread = []
+        ts, tl = score_vs_length(con, "v", args.runs, spread)
+        print(f"{name:52} {n:7,} {ts:11.4f} {tl:11.4f} {ts / tl:6.2f}x {fmt_spread(spread):>10}"
+              f" {fmt_rate(n, ts):>12}")
         goals.append((name + " / length() scan", ts / tl))
     # every run on texts this connection has not seen: a table of its own per run
     ts_all, tl_all = [], []
@@ -266,8 +277,10 @@ def shapes(con, rows, cases, args):
         ts_all.append(timed(con, "SELECT sum(if_score(response, constraints)) FROM own", 1))
         tl_all.append(timed(con, "SELECT sum(length(response)) FROM own", 1))
     ts, tl = statistics.median(ts_all), statistics.median(tl_all)
+    spread = [a / b for a, b in zip(ts_all, tl_all) if b > 0]
     name = "one constraints text per row, all distinct"
-    print(f"{name:52} {n:7,} {ts:11.4f} {tl:11.4f} {ts / tl:6.2f}x {fmt_rate(n, ts):>12}")
+    print(f"{name:52} {n:7,} {ts:11.4f} {tl:11.4f} {ts / tl:6.2f}x {fmt_spread(spread):>10}"
+          f" {fmt_rate(n, ts):>12}")
     goals.append((name + " / length() scan", ts / tl))
     print()
     for g, r in goals:
