@@ -868,8 +868,8 @@ static uint64_t letter_case_bits(uint64_t w) {
 }
 
 /* 1 when the text at q holds e's head: its bytes, but for the case of a
-** letter (the head's bytes are ASCII other than k, which only they lower
-** to in a text without U+0130). */
+** letter.  (The head's bytes are ASCII other than k; in a text without
+** U+0130 nothing else lowers to them.) */
 static int head_fits(const search *x, const entry *e, size_t q) {
   unsigned hl = entry_head_len(e), back = entry_head_back(e);
   if (!hl) return 1;
