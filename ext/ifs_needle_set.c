@@ -705,11 +705,9 @@ AVX512_TARGET static size_t block_avx512(const tables *t, const tables *ext,
 #endif
 
 #if IFS_NEON
-/* The SSSE3 loop with NEON's table lookup (vqtbl1q_u8 is pshufb for indexes
-** below 16, which nibbles are); the candidates' bits made one per position
-** only when the block has some. */
 /* Buckets 0-7 (*r0) and 8-15 (*r1) that tables tt allow at each of the 16
-** positions from p. */
+** positions from p: buckets_ssse3() with NEON's table lookup (vqtbl1q_u8 is
+** pshufb for indexes below 16, which nibbles are). */
 static inline void buckets_neon(const tables *tt, const unsigned char *p, uint8x16_t *r0,
                                 uint8x16_t *r1) {
   const uint8x16_t nib = vdupq_n_u8(0x0F);
@@ -724,6 +722,8 @@ static inline void buckets_neon(const tables *tt, const unsigned char *p, uint8x
   }
 }
 
+/* The SSSE3 loop on NEON; the candidates' bits are made one per position
+** only when the block has some. */
 static size_t block_neon(const tables *t, const tables *ext, const unsigned char *h, size_t n,
                          size_t q, unsigned *bits) {
   static const uint8_t bit_of[16] = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
