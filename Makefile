@@ -62,7 +62,7 @@ HEADERS  = $(wildcard ext/*.h) VERSION
 UNIT_SRC = $(wildcard tests/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/%.c=build/tests/%)
 
-.PHONY: all deps demo test unit tables sqltest sqltest-valgrind parity regexdiff analytics bench \
+.PHONY: all deps demo test prefetch unit tables sqltest sqltest-valgrind parity regexdiff analytics bench \
         install clean warnings
 all: $(LIB)
 
@@ -111,6 +111,10 @@ build/werror/%.o: ext/%.c $(HEADERS) | deps
 warnings: $(WERROR_OBJ)
 	@echo "warnings: $(words $(WERROR_OBJ)) sources compile with -Werror"
 
+# The cache prefetches are in the machine code (a dropped one fails no other test)
+prefetch: $(WERROR_OBJ)
+	@sh tests/prefetch.sh build/werror
+
 # Unit tests link the core built with its test hooks (IFS_TESTING, see
 # ext/ifs_common.h); the extension's objects never have them.
 TEST_DEFS = -DIFS_TESTING
@@ -151,7 +155,7 @@ analytics: build/ifscore.so
 # doctest in mk/docs.mk, test-package in mk/package.mk, regexlong in mk/regex-budget.mk,
 # bench-smoke in mk/bench.mk
 test: WERROR = -Werror
-test: warnings unit tables sqltest sqltest-valgrind parity regexdiff regexlong analytics doctest \
+test: warnings prefetch unit tables sqltest sqltest-valgrind parity regexdiff regexlong analytics doctest \
       test-san test-valgrind test-hostile test-threads test-package bench-smoke
 	@echo "make test: all suites passed"
 

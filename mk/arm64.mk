@@ -62,6 +62,7 @@ test-portable:
 	  CK_DEFAULT_TIMEOUT=300 $(PORTABLE_DIR)/$$t || exit 1; done
 
 test-arm64: test-portable arm64
+	@OBJDUMP=aarch64-linux-gnu-objdump sh tests/prefetch.sh $(ARM64_DIR)/build/obj
 	@PYTHON=$(PYTHON) ARM64_JOBS=$(ARM64_JOBS) ARM64_PARITY_COUNT=$(ARM64_PARITY_COUNT) \
 	  timeout -k 10 $(ARM64_TIMEOUT) sh tests/arm64/run.sh $(ARM64_DIR)/build $(ARM64_CLI) \
 	  $(UNIT_BIN:%=$(ARM64_DIR)/%)

@@ -1,0 +1,40 @@
+#!/bin/sh
+# tests/prefetch.sh OBJDIR — the cache prefetches are in the compiled code.
+#
+# A prefetch changes no value, so nothing else fails when the compiler drops
+# one: GCC judged a function that only prefetched to have no effect and
+# removed its calls, and the plan-key prefetch was gone from the library
+# with every test passing.  This reads the objects' machine code: the
+# evaluator (the plan-key prefetch, inlined into ifs_evaluate_scores) and
+# ifs_needle_set_prefetch must each hold a prefetch instruction.
+set -eu
+dir=${1:-build/werror}
+OBJDUMP=${OBJDUMP:-objdump}
+case "$($OBJDUMP -f "$dir/ifs_eval.o" 2>/dev/null | sed -n 's/.*file format //p')" in
+  elf64-x86-64) insn='prefetch' ;;
+  elf64-littleaarch64) insn='prfm' ;;
+  *) echo "prefetch: skipped (no objdump for $dir/ifs_eval.o, or not x86-64/arm64)"; exit 0 ;;
+esac
+
+# count_in OBJ FUNCTION: prefetch instructions in FUNCTION's code
+count_in() {
+  $OBJDUMP -d --no-show-raw-insn "$dir/$1" |
+    awk -v fn="<$2>:" -v insn="$insn" '
+      $2 == fn { inside = 1; next }
+      inside && /^$/ { inside = 0 }
+      inside && $2 ~ "^" insn { n++ }
+      END { print n + 0 }'
+}
+
+fail=0
+for pair in ifs_eval.o:ifs_evaluate_scores ifs_needle_set.o:ifs_needle_set_prefetch; do
+  obj=${pair%%:*} fn=${pair#*:}
+  n=$(count_in "$obj" "$fn")
+  if [ "$n" -eq 0 ]; then
+    echo "prefetch: FAIL: $fn ($obj) holds no $insn instruction" >&2
+    fail=1
+  else
+    echo "prefetch: $fn holds $n $insn instruction(s)"
+  fi
+done
+exit $fail
