@@ -10,10 +10,15 @@
 set -eu
 dir=${1:-build/werror}
 OBJDUMP=${OBJDUMP:-objdump}
-case "$($OBJDUMP -f "$dir/ifs_eval.o" 2>/dev/null | sed -n 's/.*file format //p')" in
+for obj in ifs_eval.o ifs_needle_set.o; do
+  [ -f "$dir/$obj" ] || { echo "prefetch: FAIL: $dir/$obj not found" >&2; exit 1; }
+done
+command -v "$OBJDUMP" >/dev/null ||
+  { echo "prefetch: FAIL: $OBJDUMP not found (Debian: apt-get install binutils)" >&2; exit 1; }
+case "$($OBJDUMP -f "$dir/ifs_eval.o" | sed -n 's/.*file format //p')" in
   elf64-x86-64) insn='prefetch' ;;
   elf64-littleaarch64) insn='prfm' ;;
-  *) echo "prefetch: skipped (no objdump for $dir/ifs_eval.o, or not x86-64/arm64)"; exit 0 ;;
+  *) echo "prefetch: skipped (objects neither x86-64 nor arm64 ELF)"; exit 0 ;;
 esac
 
 # count_in OBJ FUNCTION: prefetch instructions in FUNCTION's code
