@@ -69,6 +69,7 @@ typedef struct plan {
 typedef struct plan_slot {
   uint64_t hash;
   plan *pl;
+  const ifs_needle_set *set;   /* the plan's, asked for before its header is read */
 } plan_slot;
 #define PLAN_TABLE (2 * PLAN_MAX)
 #define SEEN_SETS 4096
@@ -479,6 +480,7 @@ static int plans_insert(ifs_evaluator *ev, plan *pl) {
   while (ev->table[i].pl) i = (i + 1) & (PLAN_TABLE - 1);
   ev->table[i].hash = pl->hash;
   ev->table[i].pl = pl;
+  ev->table[i].set = pl->set;
   ev->count++;
   ev->bytes += size;
   return IFS_OK;
@@ -512,29 +514,42 @@ static int seen_before(ifs_evaluator *ev, uint64_t h, int *nomem) {
   return 0;
 }
 
-/* Asks for the header and key of a kept plan whose hash matches, which the
-** lookup is about to compare, all at once rather than a line at a time as
-** the comparison reaches them: in a table whose every case has its own
-** constraints, each row reads its plan cold.  Up to PREFETCH_KEY_MAX bytes
-** (past that the CPU's own prefetching keeps up). */
-#define PREFETCH_KEY_MAX 4096
-
-static void plan_prefetch_key(const plan *pl, size_t cn) {
-  ifs_prefetch(pl, sizeof(plan) + (cn < PREFETCH_KEY_MAX ? cn : PREFETCH_KEY_MAX));
+/* The last row's plan when this row's constraints are the same bytes (a
+** list for a whole table, a literal): no hash; else NULL. */
+static const plan *plan_if_last(const ifs_evaluator *ev, const char *cons, size_t cn) {
+  const plan *last = ev->last;
+  return last && last->kn == cn && memcmp(last->key, cons, cn) == 0 ? last : NULL;
 }
 
-/* The plan for a constraints text (raw bytes), compiled on a miss; NULL
-** when out of memory. */
-static const plan *get_plan(ifs_evaluator *ev, const char *cons, size_t cn) {
-  /* rows that share one text (a list for a whole table, a literal) skip the hash */
-  const plan *last = ev->last;
-  if (last && last->kn == cn && memcmp(last->key, cons, cn) == 0) return last;
+/* Up to this many bytes of a plan's key are asked for at once (past that
+** the CPU's own prefetching keeps up). */
+#define PREFETCH_KEY_MAX 4096
+
+/* The hash of a constraints text; asks for the lines of the kept plan it
+** leads to (header, key and needle set, all at once), which get_plan()
+** reads after the response: in a table whose every case has its own
+** constraints each row's plan is cold, and its lines come in while the
+** response is read.  The slot holds the set, so that it is asked for
+** without waiting for the header. */
+static uint64_t plan_hash_prefetch(const ifs_evaluator *ev, const char *cons, size_t cn) {
   uint64_t h = ifs_hash_bytes(cons, cn);
+  if (!ev->table) return h;
+  for (size_t i = (size_t)h & (PLAN_TABLE - 1); ev->table[i].pl; i = (i + 1) & (PLAN_TABLE - 1)) {
+    if (ev->table[i].hash != h) continue;
+    ifs_prefetch(ev->table[i].pl, sizeof(plan) + (cn < PREFETCH_KEY_MAX ? cn : PREFETCH_KEY_MAX));
+    if (ev->table[i].set) ifs_needle_set_prefetch(ev->table[i].set);
+    break;
+  }
+  return h;
+}
+
+/* The plan for a constraints text (raw bytes) of hash h, compiled on a
+** miss; NULL when out of memory. */
+static const plan *get_plan(ifs_evaluator *ev, const char *cons, size_t cn, uint64_t h) {
   if (ev->table) {
     for (size_t i = (size_t)h & (PLAN_TABLE - 1); ev->table[i].pl; i = (i + 1) & (PLAN_TABLE - 1)) {
       const plan *pl = ev->table[i].pl;
       if (ev->table[i].hash != h) continue;
-      plan_prefetch_key(pl, cn);
       if (pl->kn == cn && memcmp(pl->key, cons, cn) == 0) return ev->last = pl;
     }
   }
@@ -916,15 +931,16 @@ ifs_status ifs_evaluate_scores(ifs_evaluator *ev, const char *resp, size_t rn,
   ev->evaluation++;
   result_reset(r, ev);
   if (!cons) { r->verdict = IFS_NO_CONSTRAINTS; return IFS_OK; }
-  const plan *last = ev->last, *pl = get_plan(ev, cons, cn);
+  /* the response is read before the plan is: a kept plan's lines come in meanwhile */
+  const plan *pl = plan_if_last(ev, cons, cn);
+  uint64_t h = pl ? 0 : plan_hash_prefetch(ev, cons, cn);
+  row w = {0};
+  if (!resp) { resp = ""; rn = 0; }
+  if (read_response(ev, &w, resp, rn)) return IFS_NOMEM;
+  if (!pl) pl = get_plan(ev, cons, cn, h);
   if (!pl) return IFS_NOMEM;
   r->plan = pl;
   if (pl->verdict != IFS_SCORED) { r->verdict = pl->verdict; return IFS_OK; }
-  row w = {0};
-  if (!resp) { resp = ""; rn = 0; }
-  /* while the response is read; the last row's set is still in cache */
-  if (pl->set && pl != last) ifs_needle_set_prefetch(pl->set);
-  if (read_response(ev, &w, resp, rn)) return IFS_NOMEM;
   int rc = run_plan(ev, r, &w, pl);
   if (rc) return rc;
   r->score = (double)r->passed / (double)r->total;
