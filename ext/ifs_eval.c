@@ -521,6 +521,14 @@ static const plan *plan_if_last(const ifs_evaluator *ev, const char *cons, size_
   return last && last->kn == cn && memcmp(last->key, cons, cn) == 0 ? last : NULL;
 }
 
+/* The first slot from i on (probing) holding a plan of hash h, or
+** PLAN_TABLE when none does. */
+static size_t slot_of_hash(const ifs_evaluator *ev, uint64_t h, size_t i) {
+  for (; ev->table[i].pl; i = (i + 1) & (PLAN_TABLE - 1))
+    if (ev->table[i].hash == h) return i;
+  return PLAN_TABLE;
+}
+
 /* Up to this many bytes of a plan's key are asked for at once (past that
 ** the CPU's own prefetching keeps up). */
 #define PREFETCH_KEY_MAX 4096
@@ -533,13 +541,10 @@ static const plan *plan_if_last(const ifs_evaluator *ev, const char *cons, size_
 ** without waiting for the header. */
 static uint64_t plan_hash_prefetch(const ifs_evaluator *ev, const char *cons, size_t cn) {
   uint64_t h = ifs_hash_bytes(cons, cn);
-  if (!ev->table) return h;
-  for (size_t i = (size_t)h & (PLAN_TABLE - 1); ev->table[i].pl; i = (i + 1) & (PLAN_TABLE - 1)) {
-    if (ev->table[i].hash != h) continue;
-    ifs_prefetch(ev->table[i].pl, sizeof(plan) + (cn < PREFETCH_KEY_MAX ? cn : PREFETCH_KEY_MAX));
-    if (ev->table[i].set) ifs_needle_set_prefetch(ev->table[i].set);
-    break;
-  }
+  size_t i = ev->table ? slot_of_hash(ev, h, (size_t)h & (PLAN_TABLE - 1)) : PLAN_TABLE;
+  if (i == PLAN_TABLE) return h;
+  ifs_prefetch(ev->table[i].pl, sizeof(plan) + (cn < PREFETCH_KEY_MAX ? cn : PREFETCH_KEY_MAX));
+  if (ev->table[i].set) ifs_needle_set_prefetch(ev->table[i].set);
   return h;
 }
 
@@ -547,9 +552,9 @@ static uint64_t plan_hash_prefetch(const ifs_evaluator *ev, const char *cons, si
 ** miss; NULL when out of memory. */
 static const plan *get_plan(ifs_evaluator *ev, const char *cons, size_t cn, uint64_t h) {
   if (ev->table) {
-    for (size_t i = (size_t)h & (PLAN_TABLE - 1); ev->table[i].pl; i = (i + 1) & (PLAN_TABLE - 1)) {
+    for (size_t i = slot_of_hash(ev, h, (size_t)h & (PLAN_TABLE - 1)); i < PLAN_TABLE;
+         i = slot_of_hash(ev, h, (i + 1) & (PLAN_TABLE - 1))) {
       const plan *pl = ev->table[i].pl;
-      if (ev->table[i].hash != h) continue;
       if (pl->kn == cn && memcmp(pl->key, cons, cn) == 0) return ev->last = pl;
     }
   }
