@@ -28,6 +28,16 @@ typedef struct plan_check {
   size_t needle_at;       /* needles: the index in the plan's set or needles */
 } plan_check;
 
+/* The plan the row after a kept plan's row used, the last time that plan
+** was used (kept too), with what asking for its lines takes, so that none
+** waits on its cold header. */
+typedef struct plan_next {
+  struct plan *pl;        /* NULL: none yet */
+  const ifs_needle_set *set;
+  size_t kn, set_bytes, slot;
+  int again;              /* it was the same plan the time before too */
+} plan_next;
+
 /* A compiled constraints text.  A cached plan is one allocation holding
 ** this header, its key, checks, needles and text (its set apart); the plan
 ** of a text not kept is a view of the evaluator's work buffers, valid for
@@ -43,6 +53,8 @@ typedef struct plan {
   const char *key;        /* the constraints bytes as given */
   const char *text;
   ifs_needle_set *set;    /* all needles at once, when there are many; owned */
+  size_t slot;            /* kept plans: the table's slot holding it */
+  plan_next next;         /* kept plans: the next row's, last time */
 } plan;
 
 /* From this many needles on, a plan searches for them all in one pass
@@ -80,7 +92,8 @@ struct ifs_evaluator {
   uint64_t evaluation;    /* counts evaluations: results' labels follow theirs */
   plan_slot *table;       /* open addressing by hash */
   size_t count, bytes;
-  const plan *last;       /* the kept plan the last row used (NULL: none) */
+  plan *last;             /* the kept plan the last row used (NULL: none) */
+  plan *prev;             /* the last row's plan when it is kept (NULL: not) */
   uint32_t *seen;         /* SEEN_SETS sets of tags of texts seen once */
   uint32_t seen_rng;      /* xorshift state choosing the tag replaced */
   plan_check *wchecks;    /* compiling: the checks, */
@@ -431,6 +444,7 @@ static plan *plan_freeze(ifs_evaluator *ev, uint64_t h, const char *cons, size_t
   w->set = NULL;   /* it moves to the copy */
   plan *pl = (plan *)(void *)block;
   *pl = *w;
+  memset(&pl->next, 0, sizeof pl->next);
   pl->set = set;
   pl->hash = h;
   char *key = block + sizeof(plan);
@@ -458,7 +472,7 @@ static void plan_free(plan *pl) {
 }
 
 static void plans_flush(ifs_evaluator *ev) {
-  ev->last = NULL;
+  ev->last = ev->prev = NULL;
   if (!ev->table) return;
   for (size_t i = 0; i < PLAN_TABLE; i++) {
     plan_free(ev->table[i].pl);
@@ -481,6 +495,7 @@ static int plans_insert(ifs_evaluator *ev, plan *pl) {
   ev->table[i].hash = pl->hash;
   ev->table[i].pl = pl;
   ev->table[i].set = pl->set;
+  pl->slot = i;
   ev->count++;
   ev->bytes += size;
   return IFS_OK;
@@ -516,8 +531,8 @@ static int seen_before(ifs_evaluator *ev, uint64_t h, int *nomem) {
 
 /* The last row's plan when this row's constraints are the same bytes (a
 ** list for a whole table, a literal): no hash; else NULL. */
-static const plan *plan_if_last(const ifs_evaluator *ev, const char *cons, size_t cn) {
-  const plan *last = ev->last;
+static plan *plan_if_last(const ifs_evaluator *ev, const char *cons, size_t cn) {
+  plan *last = ev->last;
   return last && last->kn == cn && memcmp(last->key, cons, cn) == 0 ? last : NULL;
 }
 
@@ -550,11 +565,11 @@ static uint64_t plan_hash_prefetch(const ifs_evaluator *ev, const char *cons, si
 
 /* The plan for a constraints text (raw bytes) of hash h, compiled on a
 ** miss; NULL when out of memory. */
-static const plan *get_plan(ifs_evaluator *ev, const char *cons, size_t cn, uint64_t h) {
+static plan *get_plan(ifs_evaluator *ev, const char *cons, size_t cn, uint64_t h) {
   if (ev->table) {
     for (size_t i = slot_of_hash(ev, h, (size_t)h & (PLAN_TABLE - 1)); i < PLAN_TABLE;
          i = slot_of_hash(ev, h, (i + 1) & (PLAN_TABLE - 1))) {
-      const plan *pl = ev->table[i].pl;
+      plan *pl = ev->table[i].pl;
       if (pl->kn == cn && memcmp(pl->key, cons, cn) == 0) return ev->last = pl;
     }
   }
@@ -569,6 +584,35 @@ static const plan *get_plan(ifs_evaluator *ev, const char *cons, size_t cn, uint
   if (!pl) return NULL;
   if (plans_insert(ev, pl)) { plan_free(pl); return NULL; }
   return ev->last = pl;
+}
+
+/* Records that this row's plan pl followed the last row's, and asks for the
+** plan that followed pl the last two times it was used: a table whose every
+** case has its own constraints is often read again in the same order (the
+** next model's run, a regrade), and then that is the next row's, whose lines
+** come in during this row.  Rows in no steady order ask for nothing. */
+static void follow_plan(ifs_evaluator *ev, plan *pl) {
+  if (pl == &ev->work) pl = NULL;   /* not kept: a text seen once */
+  plan *prev = ev->prev;
+  ev->prev = pl;
+  if (prev && pl && prev != pl) {
+    plan_next *x = &prev->next;
+    if (x->pl != pl) {
+      x->pl = pl;
+      x->set = pl->set;
+      x->kn = pl->kn;
+      x->set_bytes = ifs_needle_set_bytes(pl->set);
+      x->slot = pl->slot;
+      x->again = 0;
+    } else if (!x->again) {   /* written once: the line stays clean */
+      x->again = 1;
+    }
+  }
+  if (!pl || !pl->next.again) return;
+  const plan_next *x = &pl->next;
+  ifs_prefetch(&ev->table[x->slot], sizeof *ev->table);
+  ifs_prefetch(x->pl, sizeof(plan) + (x->kn < PREFETCH_KEY_MAX ? x->kn : PREFETCH_KEY_MAX));
+  if (x->set) ifs_needle_set_prefetch_bytes(x->set, x->set_bytes);
 }
 
 /* ---- running a plan on a response -------------------------------------- */
@@ -937,13 +981,14 @@ ifs_status ifs_evaluate_scores(ifs_evaluator *ev, const char *resp, size_t rn,
   result_reset(r, ev);
   if (!cons) { r->verdict = IFS_NO_CONSTRAINTS; return IFS_OK; }
   /* the response is read before the plan is: a kept plan's lines come in meanwhile */
-  const plan *pl = plan_if_last(ev, cons, cn);
+  plan *pl = plan_if_last(ev, cons, cn);
   uint64_t h = pl ? 0 : plan_hash_prefetch(ev, cons, cn);
   row w = {0};
   if (!resp) { resp = ""; rn = 0; }
   if (read_response(ev, &w, resp, rn)) return IFS_NOMEM;
   if (!pl) pl = get_plan(ev, cons, cn, h);
   if (!pl) return IFS_NOMEM;
+  follow_plan(ev, pl);
   r->plan = pl;
   if (pl->verdict != IFS_SCORED) { r->verdict = pl->verdict; return IFS_OK; }
   int rc = run_plan(ev, r, &w, pl);
@@ -951,6 +996,15 @@ ifs_status ifs_evaluate_scores(ifs_evaluator *ev, const char *resp, size_t rn,
   r->score = (double)r->passed / (double)r->total;
   return IFS_OK;
 }
+
+#ifdef IFS_TESTING
+const char *ifs_test_evaluator_ahead(const ifs_evaluator *ev, size_t *n) {
+  const plan *pl = ev->prev;
+  if (!pl || !pl->next.again) return NULL;
+  *n = pl->next.kn;
+  return pl->next.pl->key;
+}
+#endif
 
 ifs_status ifs_result_reason(ifs_evaluator *ev, ifs_result *r) {
   if (r->has_reason) return IFS_OK;

@@ -79,6 +79,13 @@ ifs_status ifs_result_explain(ifs_evaluator *ev, ifs_result *r);
 /* The same for the reason alone (the labels stay unbuilt). */
 ifs_status ifs_result_reason(ifs_evaluator *ev, ifs_result *r);
 
+#ifdef IFS_TESTING
+/* Test hook: the constraints text whose kept plan is asked for ahead of the
+** next row, the plan that followed this row's the last two times (*n: its
+** bytes), or NULL when none is. */
+const char *ifs_test_evaluator_ahead(const ifs_evaluator *ev, size_t *n);
+#endif
+
 /* The kind's name as if_checks shows it ("max_words", ...). */
 const char *ifs_kind_name(ifs_kind k);
 

@@ -540,8 +540,12 @@ size_t ifs_needle_set_bytes(const ifs_needle_set *s) { return s ? s->bytes : 0; 
 #define PREFETCH_WHOLE 8192
 
 void ifs_needle_set_prefetch(const ifs_needle_set *s) {
-  if (s->bytes <= PREFETCH_WHOLE) {
-    ifs_prefetch(s, s->bytes);
+  ifs_needle_set_prefetch_bytes(s, s->bytes);
+}
+
+void ifs_needle_set_prefetch_bytes(const ifs_needle_set *s, size_t bytes) {
+  if (bytes <= PREFETCH_WHOLE) {
+    ifs_prefetch(s, bytes);
     return;
   }
   ifs_prefetch(s, sizeof *s);

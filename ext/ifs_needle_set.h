@@ -58,6 +58,10 @@ size_t ifs_needle_set_bytes(const ifs_needle_set *s);
 ** some time before the search: a set used once per row is often cold). */
 void ifs_needle_set_prefetch(const ifs_needle_set *s);
 
+/* The same for a set of the given bytes (ifs_needle_set_bytes): a small
+** set is asked for without reading its header, itself perhaps cold. */
+void ifs_needle_set_prefetch_bytes(const ifs_needle_set *s, size_t bytes);
+
 /* For a text (internal UTF-8) with neither U+0130 nor U+03A3, ascii when it
 ** is pure ASCII, and the needles' text as given to ifs_needle_set_new:
 ** found[i] = 1 when needle i is in text.lower(), 0 when not,

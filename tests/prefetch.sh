@@ -5,8 +5,9 @@
 # one: GCC judged a function that only prefetched to have no effect and
 # removed its calls, and the plan-key prefetch was gone from the library
 # with every test passing.  This reads the objects' machine code: the
-# evaluator (the plan-key prefetch, inlined into ifs_evaluate_scores) and
-# ifs_needle_set_prefetch must each hold a prefetch instruction.
+# evaluator (the plan-key prefetches, this row's and the next row's, inlined
+# into ifs_evaluate_scores) and ifs_needle_set_prefetch_bytes (the set's)
+# must each hold a prefetch instruction.
 set -eu
 dir=${1:-build/werror}
 OBJDUMP=${OBJDUMP:-objdump}
@@ -32,7 +33,7 @@ count_in() {
 }
 
 fail=0
-for pair in ifs_eval.o:ifs_evaluate_scores ifs_needle_set.o:ifs_needle_set_prefetch; do
+for pair in ifs_eval.o:ifs_evaluate_scores ifs_needle_set.o:ifs_needle_set_prefetch_bytes; do
   obj=${pair%%:*} fn=${pair#*:}
   n=$(count_in "$obj" "$fn")
   if [ "$n" -eq 0 ]; then

@@ -211,6 +211,86 @@ START_TEST(test_plans_reused_across_flush) {
 }
 END_TEST
 
+/* The text whose plan is asked for ahead of the next row (NULL: none). */
+static const char *ahead(const ifs_evaluator *ev) {
+  size_t n = 0;
+  const char *k = ifs_test_evaluator_ahead(ev, &n);
+  static char copy[128];
+  if (!k) return NULL;
+  ck_assert_uint_lt(n, sizeof copy);
+  memcpy(copy, k, n);
+  copy[n] = 0;
+  return copy;
+}
+
+static double score_of(ifs_evaluator *ev, const char *resp, const char *cons) {
+  ifs_result r;
+  ifs_result_init(&r);
+  ck_assert_int_eq(ifs_evaluate_scores(ev, resp, strlen(resp), cons, strlen(cons), &r), IFS_OK);
+  double score = r.score;
+  ifs_result_free(&r);
+  return score;
+}
+
+/* Rows read again in the same order: once a plan has been followed by the
+** same plan twice, that one is asked for ahead; rows in no steady order,
+** or a text seen once between, ask for none.  Answers stay exact. */
+START_TEST(test_next_plan_asked_ahead) {
+  const char *a = "{\"must_include\": [\"aa\"]}", *b = "{\"must_include\": [\"bb\"]}",
+             *c = "{\"max_words\": 1}", *once = "{\"max_chars\": 1}";
+  ifs_evaluator *ev = ifs_evaluator_new();
+  /* a text is kept the second time, followed the third, steady from the fourth */
+  for (int round = 0; round < 5; round++) {
+    ck_assert(score_of(ev, "aa x", a) == 1.0);
+    ck_assert_pstr_eq(ahead(ev), round >= 3 ? b : NULL);
+    ck_assert(score_of(ev, "aa x", b) == 0.0);
+    ck_assert_pstr_eq(ahead(ev), round >= 3 ? c : NULL);
+    ck_assert(score_of(ev, "aa x", c) == 0.0);
+    ck_assert_pstr_eq(ahead(ev), round >= 3 ? a : NULL);
+  }
+  ck_assert(score_of(ev, "aa x", once) == 0.0);   /* not kept: no plan to follow */
+  ck_assert_ptr_null(ahead(ev));
+  ck_assert(score_of(ev, "bb", b) == 1.0);
+  ck_assert_pstr_eq(ahead(ev), c);   /* b's own next is still known */
+  for (int i = 0; i < 3; i++) {      /* a followed by b, then by c: no steady next */
+    ck_assert(score_of(ev, "aa", a) == 1.0);
+    ck_assert(score_of(ev, "aa", i % 2 ? b : c) == (i % 2 ? 0.0 : 1.0));
+  }
+  ck_assert(score_of(ev, "aa", a) == 1.0);
+  ck_assert_ptr_null(ahead(ev));
+  ifs_evaluator_free(ev);
+}
+END_TEST
+
+/* Steady rows over 3,000 texts, then 2,000 others twice, which fill the
+** cache (4,096 plans) so that it is emptied while plans point at the next
+** ones, then the first rows again: every answer stays exact (and, under
+** the sanitizers, no emptied plan is read); the next plan is asked for in
+** the steady rounds. */
+static int steady_rounds(ifs_evaluator *ev, int texts, int from, int rounds, int *asked) {
+  char cons[64];
+  for (int round = 0; round < rounds; round++)
+    for (int i = from; i < from + texts; i++) {
+      snprintf(cons, sizeof cons, "{\"max_words\": %d}", i);
+      if (score_of(ev, "one two", cons) != (i >= 2 ? 1.0 : 0.0)) return i;
+      if (round == rounds - 1) *asked += ahead(ev) != NULL;
+    }
+  return -1;
+}
+
+START_TEST(test_next_plan_across_flush) {
+  ifs_evaluator *ev = ifs_evaluator_new();
+  int asked = 0, others = 0, again = 0;
+  /* (a text the record of first sightings lost is kept a round later) */
+  ck_assert_int_eq(steady_rounds(ev, 3000, 0, 5, &asked), -1);
+  ck_assert_int_eq(asked, 3000);
+  ck_assert_int_eq(steady_rounds(ev, 2000, 10000, 2, &others), -1);
+  ck_assert_int_eq(steady_rounds(ev, 3000, 0, 5, &again), -1);
+  ck_assert_int_eq(again, 3000);
+  ifs_evaluator_free(ev);
+}
+END_TEST
+
 START_TEST(test_invalid_bytes_and_nul) {
   /* response b"a\x80 b\0" : 3 words? no: 'a\udc80', 'b\x00' -> 2 words, 5 chars */
   ifs_evaluator *ev = ifs_evaluator_new();
@@ -277,6 +357,8 @@ static Suite *eval_suite(void) {
   tcase_add_test(tc, test_checks_list);
   tcase_add_test(tc, test_needles_in_context_lowercase);
   tcase_add_test(tc, test_plans_reused_across_flush);
+  tcase_add_test(tc, test_next_plan_asked_ahead);
+  tcase_add_test(tc, test_next_plan_across_flush);
   tcase_add_test(tc, test_invalid_bytes_and_nul);
   tcase_add_loop_test(tc, test_strip_fences, 0, sizeof fences / sizeof fences[0]);
   tcase_add_test(tc, test_out_of_memory_everywhere);
