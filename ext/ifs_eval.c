@@ -548,6 +548,11 @@ static size_t slot_of_hash(const ifs_evaluator *ev, uint64_t h, size_t i) {
 ** the CPU's own prefetching keeps up). */
 #define PREFETCH_KEY_MAX 4096
 
+/* Asks for a kept plan's header and key (kn bytes), all their lines at once. */
+static void prefetch_head_and_key(const plan *pl, size_t kn) {
+  ifs_prefetch(pl, sizeof(plan) + (kn < PREFETCH_KEY_MAX ? kn : PREFETCH_KEY_MAX));
+}
+
 /* The hash of a constraints text; asks for the lines of the kept plan it
 ** leads to (header, key and needle set, all at once), which get_plan()
 ** reads after the response: in a table whose every case has its own
@@ -558,7 +563,7 @@ static uint64_t plan_hash_prefetch(const ifs_evaluator *ev, const char *cons, si
   uint64_t h = ifs_hash_bytes(cons, cn);
   size_t i = ev->table ? slot_of_hash(ev, h, (size_t)h & (PLAN_TABLE - 1)) : PLAN_TABLE;
   if (i == PLAN_TABLE) return h;
-  ifs_prefetch(ev->table[i].pl, sizeof(plan) + (cn < PREFETCH_KEY_MAX ? cn : PREFETCH_KEY_MAX));
+  prefetch_head_and_key(ev->table[i].pl, cn);
   if (ev->table[i].set) ifs_needle_set_prefetch(ev->table[i].set);
   return h;
 }
@@ -611,7 +616,7 @@ static void follow_plan(ifs_evaluator *ev, plan *pl) {
   if (!pl || !pl->next.again) return;
   const plan_next *x = &pl->next;
   ifs_prefetch(&ev->table[x->slot], sizeof *ev->table);
-  ifs_prefetch(x->pl, sizeof(plan) + (x->kn < PREFETCH_KEY_MAX ? x->kn : PREFETCH_KEY_MAX));
+  prefetch_head_and_key(x->pl, x->kn);
   if (x->set) ifs_needle_set_prefetch_bytes(x->set, x->set_bytes);
 }
 
