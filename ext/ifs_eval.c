@@ -34,7 +34,7 @@ typedef struct plan_check {
 typedef struct plan_next {
   struct plan *pl;        /* NULL: none yet */
   const ifs_needle_set *set;
-  size_t kn, set_bytes, slot;
+  size_t kn, set_bytes;
   int again;              /* it was the same plan the time before too */
 } plan_next;
 
@@ -53,7 +53,6 @@ typedef struct plan {
   const char *key;        /* the constraints bytes as given */
   const char *text;
   ifs_needle_set *set;    /* all needles at once, when there are many; owned */
-  size_t slot;            /* kept plans: the table's slot holding it */
   plan_next next;         /* kept plans: the next row's, last time */
 } plan;
 
@@ -495,7 +494,6 @@ static int plans_insert(ifs_evaluator *ev, plan *pl) {
   ev->table[i].hash = pl->hash;
   ev->table[i].pl = pl;
   ev->table[i].set = pl->set;
-  pl->slot = i;
   ev->count++;
   ev->bytes += size;
   return IFS_OK;
@@ -591,6 +589,28 @@ static plan *get_plan(ifs_evaluator *ev, const char *cons, size_t cn, uint64_t h
   return ev->last = pl;
 }
 
+/* Asks for the lines of the plan x names: header, key and needle set. */
+static void prefetch_next(const plan_next *x) {
+  prefetch_head_and_key(x->pl, x->kn);
+  if (x->set) ifs_needle_set_prefetch_bytes(x->set, x->set_bytes);
+}
+
+/* The plan that followed the last row's the last two times it was used,
+** its lines asked for, or NULL: in a table read again in order, this row's,
+** found without hashing its text (expected_plan_if). */
+static const plan_next *expected_plan(const ifs_evaluator *ev) {
+  const plan_next *x = ev->prev && ev->prev->next.again ? &ev->prev->next : NULL;
+  if (x) prefetch_next(x);
+  return x;
+}
+
+/* The expected plan x when this row's constraints are its key; else NULL. */
+static plan *expected_plan_if(ifs_evaluator *ev, const plan_next *x, const char *cons,
+                              size_t cn) {
+  if (!x || x->kn != cn || memcmp(x->pl->key, cons, cn) != 0) return NULL;
+  return ev->last = x->pl;
+}
+
 /* Records that this row's plan pl followed the last row's, and asks for the
 ** plan that followed pl the last two times it was used: a table whose every
 ** case has its own constraints is often read again in the same order (the
@@ -607,17 +627,12 @@ static void follow_plan(ifs_evaluator *ev, plan *pl) {
       x->set = pl->set;
       x->kn = pl->kn;
       x->set_bytes = ifs_needle_set_bytes(pl->set);
-      x->slot = pl->slot;
       x->again = 0;
     } else if (!x->again) {   /* written once: the line stays clean */
       x->again = 1;
     }
   }
-  if (!pl || !pl->next.again) return;
-  const plan_next *x = &pl->next;
-  ifs_prefetch(&ev->table[x->slot], sizeof *ev->table);
-  prefetch_head_and_key(x->pl, x->kn);
-  if (x->set) ifs_needle_set_prefetch_bytes(x->set, x->set_bytes);
+  if (pl && pl->next.again) prefetch_next(&pl->next);
 }
 
 /* ---- running a plan on a response -------------------------------------- */
@@ -987,10 +1002,15 @@ ifs_status ifs_evaluate_scores(ifs_evaluator *ev, const char *resp, size_t rn,
   if (!cons) { r->verdict = IFS_NO_CONSTRAINTS; return IFS_OK; }
   /* the response is read before the plan is: a kept plan's lines come in meanwhile */
   plan *pl = plan_if_last(ev, cons, cn);
-  uint64_t h = pl ? 0 : plan_hash_prefetch(ev, cons, cn);
+  const plan_next *expected = pl ? NULL : expected_plan(ev);
+  uint64_t h = pl || expected ? 0 : plan_hash_prefetch(ev, cons, cn);
   row w = {0};
   if (!resp) { resp = ""; rn = 0; }
   if (read_response(ev, &w, resp, rn)) return IFS_NOMEM;
+  if (!pl && expected) {
+    pl = expected_plan_if(ev, expected, cons, cn);
+    if (!pl) h = ifs_hash_bytes(cons, cn);   /* not the expected text after all */
+  }
   if (!pl) pl = get_plan(ev, cons, cn, h);
   if (!pl) return IFS_NOMEM;
   follow_plan(ev, pl);
