@@ -1007,11 +1007,8 @@ ifs_status ifs_evaluate_scores(ifs_evaluator *ev, const char *resp, size_t rn,
   row w = {0};
   if (!resp) { resp = ""; rn = 0; }
   if (read_response(ev, &w, resp, rn)) return IFS_NOMEM;
-  if (!pl && expected) {
-    pl = expected_plan_if(ev, expected, cons, cn);
-    if (!pl) h = ifs_hash_bytes(cons, cn);   /* not the expected text after all */
-  }
-  if (!pl) pl = get_plan(ev, cons, cn, h);
+  if (!pl) pl = expected_plan_if(ev, expected, cons, cn);
+  if (!pl) pl = get_plan(ev, cons, cn, expected ? ifs_hash_bytes(cons, cn) : h);
   if (!pl) return IFS_NOMEM;
   follow_plan(ev, pl);
   r->plan = pl;
