@@ -527,11 +527,16 @@ static int seen_before(ifs_evaluator *ev, uint64_t h, int *nomem) {
   return 0;
 }
 
+/* 1 when kept plan pl is the plan of constraints text cons (its key). */
+static int plan_is_for(const plan *pl, const char *cons, size_t cn) {
+  return pl->kn == cn && memcmp(pl->key, cons, cn) == 0;
+}
+
 /* The last row's plan when this row's constraints are the same bytes (a
 ** list for a whole table, a literal): no hash; else NULL. */
 static plan *plan_if_last(const ifs_evaluator *ev, const char *cons, size_t cn) {
   plan *last = ev->last;
-  return last && last->kn == cn && memcmp(last->key, cons, cn) == 0 ? last : NULL;
+  return last && plan_is_for(last, cons, cn) ? last : NULL;
 }
 
 /* The first slot from i on (probing) holding a plan of hash h, or
@@ -573,7 +578,7 @@ static plan *get_plan(ifs_evaluator *ev, const char *cons, size_t cn, uint64_t h
     for (size_t i = slot_of_hash(ev, h, (size_t)h & (PLAN_TABLE - 1)); i < PLAN_TABLE;
          i = slot_of_hash(ev, h, (i + 1) & (PLAN_TABLE - 1))) {
       plan *pl = ev->table[i].pl;
-      if (pl->kn == cn && memcmp(pl->key, cons, cn) == 0) return ev->last = pl;
+      if (plan_is_for(pl, cons, cn)) return ev->last = pl;
     }
   }
   const char *in;
@@ -607,7 +612,7 @@ static const plan_next *expected_plan(const ifs_evaluator *ev) {
 /* The expected plan x when this row's constraints are its key; else NULL. */
 static plan *expected_plan_if(ifs_evaluator *ev, const plan_next *x, const char *cons,
                               size_t cn) {
-  if (!x || x->kn != cn || memcmp(x->pl->key, cons, cn) != 0) return NULL;
+  if (!x || !plan_is_for(x->pl, cons, cn)) return NULL;
   return ev->last = x->pl;
 }
 
