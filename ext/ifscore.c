@@ -23,7 +23,7 @@
 **
 ** if_score, if_reason, if_pass and if_eval on the same row share one
 ** evaluation: the connection remembers the last (response, constraints)
-** pair and its result.
+** pair and its result (ifs_memo.h).
 **
 ** Each connection gets its own state (evaluator with its regex cache and
 ** scratch buffers), shared by its functions through a reference count and
@@ -34,6 +34,7 @@ SQLITE_EXTENSION_INIT1
 
 #include "ifs_eval.h"
 #include "ifs_json.h"
+#include "ifs_memo.h"
 #include "ifs_pyval.h"
 #include "ifs_regex.h"
 #include "ifs_text.h"
@@ -50,18 +51,11 @@ SQLITE_EXTENSION_INIT1
 #endif
 #define JSON_SUBTYPE 74                     /* 'J', what JSON1 looks for */
 
-/* The last (response, constraints) evaluated on this connection. */
-typedef struct memo {
-  int valid;
-  int resp_null, cons_null;
-  ifs_buf resp, cons;
-} memo;
-
 typedef struct ifs_conn {
   int refs;
   ifs_evaluator *ev;
-  ifs_result res;            /* the result for memo's inputs */
-  memo last;
+  ifs_result res;            /* the result for memo's arguments */
+  ifs_memo last;             /* the last row evaluated on this connection */
   ifs_buf in_a, in_b, out;   /* scratch for the helpers */
 } ifs_conn;
 
@@ -70,8 +64,7 @@ static void conn_release(void *p) {
   if (--c->refs > 0) return;
   ifs_evaluator_free(c->ev);
   ifs_result_free(&c->res);
-  ifs_buf_free(&c->last.resp);
-  ifs_buf_free(&c->last.cons);
+  ifs_memo_free(&c->last);
   ifs_buf_free(&c->in_a);
   ifs_buf_free(&c->in_b);
   ifs_buf_free(&c->out);
@@ -97,28 +90,6 @@ static int arg_internal(sqlite3_value *v, ifs_buf *scratch, const char **s, size
   return IFS_OK;
 }
 
-static int memo_holds(const ifs_buf *b, const char *s, size_t n) {
-  return b->len == n && (n == 0 || memcmp(b->p, s, n) == 0);
-}
-
-static int memo_hit(const memo *m, const char *resp, size_t rn, const char *cons, size_t cn) {
-  return m->valid && m->resp_null == !resp && m->cons_null == !cons &&
-         (!resp || memo_holds(&m->resp, resp, rn)) &&
-         (!cons || memo_holds(&m->cons, cons, cn));
-}
-
-static int memo_store(memo *m, const char *resp, size_t rn, const char *cons, size_t cn) {
-  m->resp_null = !resp;
-  m->cons_null = !cons;
-  ifs_buf_clear(&m->resp);
-  ifs_buf_clear(&m->cons);
-  if ((resp && ifs_buf_append(&m->resp, resp, rn)) ||
-      (cons && ifs_buf_append(&m->cons, cons, cn)))
-    return IFS_NOMEM;
-  m->valid = 1;
-  return IFS_OK;
-}
-
 /* Evaluates (argv[0], argv[1]) into c->res, or reuses the memo; with its
 ** reason when explain is set (a score needs none).  0 on success, else
 ** the SQL error is already set. */
@@ -130,7 +101,7 @@ static int evaluate_args(sqlite3_context *ctx, sqlite3_value **argv, int explain
     sqlite3_result_error_nomem(ctx);
     return 1;
   }
-  if (memo_hit(&c->last, resp, rn, cons, cn)) {
+  if (ifs_memo_hit(&c->last, resp, rn, cons, cn)) {
     /* the reason can be built while the evaluator has done nothing since
     ** (if_checks uses it too); else the row is evaluated again */
     ifs_status rc = explain ? ifs_result_reason(c->ev, &c->res) : IFS_OK;
@@ -140,11 +111,11 @@ static int evaluate_args(sqlite3_context *ctx, sqlite3_value **argv, int explain
       return 1;
     }
   }
-  c->last.valid = 0;
+  ifs_memo_forget(&c->last);
   ifs_status rc = ifs_evaluate_scores(c->ev, resp, rn, cons, cn, &c->res);
   if (rc == IFS_OK && explain) rc = ifs_result_reason(c->ev, &c->res);
-  if (rc != IFS_OK || memo_store(&c->last, resp, rn, cons, cn) != IFS_OK) {
-    c->last.valid = 0;
+  if (rc != IFS_OK || ifs_memo_store(&c->last, resp, rn, cons, cn) != IFS_OK) {
+    ifs_memo_forget(&c->last);
     sqlite3_result_error_nomem(ctx);
     return 1;
   }
@@ -514,6 +485,7 @@ int sqlite3_ifscore_init(sqlite3 *db, char **pzErrMsg,
   ifs_conn *c = sqlite3_malloc(sizeof *c);
   if (!c) return SQLITE_NOMEM;
   memset(c, 0, sizeof *c);
+  ifs_memo_init(&c->last);
   ifs_result_init(&c->res);
   c->ev = ifs_evaluator_new();
   if (!c->ev) { sqlite3_free(c); return SQLITE_NOMEM; }
