@@ -836,18 +836,36 @@ static int run_needle(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl,
 /* Appends the needle checks first + j for j in [from, to), all of one kind,
 ** from a set's answers (room made before): one loop per kind, a row of a
 ** long phrase list writes many. */
-static void push_needle_checks(ifs_result *r, ifs_kind kind, size_t first,
-                               const signed char *found, size_t from, size_t to) {
-  ifs_check *k = r->checks + r->total;
-  int absent_ok = kind == IFS_MUST_EXCLUDE;
-  size_t passed = 0;
-  for (size_t j = from; j < to; j++, k++) {
-    int ok = found[j] ^ absent_ok;
-    *k = (ifs_check){.kind = kind, .ok = ok, .from = first + j};
-    passed += (size_t)ok;
+/* How many of found[from .. to) are 1 (each is 0 or 1). */
+static size_t count_found(const signed char *found, size_t from, size_t to) {
+  size_t n = 0;
+  for (size_t j = from; j < to; j++) n += (size_t)found[j];
+  return n;
+}
+
+/* The set's checks count now and are written when read (write_needle_checks):
+** a score needs no records of sixty needles. */
+static void add_needle_checks(ifs_result *r, const plan *pl, size_t first,
+                              const signed char *found) {
+  size_t included = count_found(found, 0, pl->n_include);
+  size_t excluded = pl->nn - pl->n_include - count_found(found, pl->n_include, pl->nn);
+  r->unwritten.at = r->total;
+  r->unwritten.n = pl->nn;
+  r->unwritten.n_include = pl->n_include;
+  r->unwritten.from = first;
+  r->total += pl->nn;
+  r->passed += included + excluded;
+}
+
+/* The set's checks, from found[] of the evaluation that left them unwritten. */
+static void write_needle_checks(ifs_result *r, const signed char *found) {
+  ifs_check *k = r->checks + r->unwritten.at;
+  for (size_t j = 0; j < r->unwritten.n; j++) {
+    int include = j < r->unwritten.n_include;
+    k[j] = (ifs_check){.kind = include ? IFS_MUST_INCLUDE : IFS_MUST_EXCLUDE,
+                       .ok = found[j] ^ !include, .from = r->unwritten.from + j};
   }
-  r->total += to - from;
-  r->passed += passed;
+  r->unwritten.n = 0;
 }
 
 /* All needles of a plan with a set, checks first .. first + nn - 1 (they
@@ -886,8 +904,7 @@ static int run_needle_set(ifs_evaluator *ev, ifs_result *r, row *w, const plan *
     found[j] = (signed char)f;
   }
   if (reserve_checks(r, pl->nn)) return IFS_NOMEM;
-  push_needle_checks(r, IFS_MUST_INCLUDE, first, found, 0, pl->n_include);
-  push_needle_checks(r, IFS_MUST_EXCLUDE, first, found, pl->n_include, pl->nn);
+  add_needle_checks(r, pl, first, found);
   return IFS_OK;
 }
 
@@ -992,6 +1009,7 @@ static int inconclusive_reason(ifs_result *r) {
 static void result_reset(ifs_result *r, const ifs_evaluator *ev) {
   r->verdict = IFS_SCORED;
   r->passed = r->total = 0;
+  r->unwritten.n = 0;
   r->score = 0;
   r->explained = r->has_reason = 0;
   r->plan = NULL;
@@ -1033,9 +1051,17 @@ const char *ifs_test_evaluator_ahead(const ifs_evaluator *ev, size_t *n) {
 }
 #endif
 
+ifs_status ifs_result_checks(ifs_evaluator *ev, ifs_result *r) {
+  if (!r->unwritten.n) return IFS_OK;
+  if (!r->evaluation || r->evaluation != ev->evaluation) return IFS_INVALID;
+  write_needle_checks(r, ev->found);
+  return IFS_OK;
+}
+
 ifs_status ifs_result_reason(ifs_evaluator *ev, ifs_result *r) {
   if (r->has_reason) return IFS_OK;
   if (!r->evaluation || r->evaluation != ev->evaluation) return IFS_INVALID;
+  ifs_result_checks(ev, r);
   ifs_buf_clear(&r->reason);
   ifs_status rc = r->verdict != IFS_SCORED ? inconclusive_reason(r) : build_reason(r, r->plan);
   if (rc) return IFS_NOMEM;
@@ -1046,6 +1072,7 @@ ifs_status ifs_result_reason(ifs_evaluator *ev, ifs_result *r) {
 ifs_status ifs_result_explain(ifs_evaluator *ev, ifs_result *r) {
   if (r->explained) return IFS_OK;
   if (!r->evaluation || r->evaluation != ev->evaluation) return IFS_INVALID;
+  ifs_result_checks(ev, r);
   ifs_buf_clear(&r->labels);
   for (size_t i = 0; r->verdict == IFS_SCORED && i < r->total; i++) {
     ifs_check *k = &r->checks[i];

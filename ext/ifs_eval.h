@@ -44,6 +44,10 @@ typedef struct ifs_result {
   double score;                 /* passed / total when IFS_SCORED */
   ifs_check *checks;
   size_t cap;
+  struct {                      /* a needle set's checks, not written yet: */
+    size_t at, n, n_include;    /* checks[at .. at + n) (n == 0: none), */
+    size_t from;                /* compiled checks from .. from + n - 1 */
+  } unwritten;
   ifs_buf labels;               /* every label, back to back, internal UTF-8 */
   ifs_buf reason;               /* the reason string, internal UTF-8 */
   int explained;                /* labels and reason are built */
@@ -66,10 +70,16 @@ void ifs_result_free(ifs_result *r);
 ifs_status ifs_evaluate(ifs_evaluator *ev, const char *resp, size_t rn,
                  const char *cons, size_t cn, ifs_result *r);
 
-/* The same without labels and reason (verdict, score, passed, total and
-** each check's kind and ok are filled). */
+/* The same without labels and reason: verdict, score, passed and total
+** are filled, and each check's kind and ok but for the needle set's, which
+** ifs_result_checks() writes when asked (a score does not need them). */
 ifs_status ifs_evaluate_scores(ifs_evaluator *ev, const char *resp, size_t rn,
                                const char *cons, size_t cn, ifs_result *r);
+
+/* Writes each check's kind and ok in a result of ev, if not written yet:
+** IFS_OK, or IFS_INVALID when ev has evaluated another row since (the
+** needle set's answers are gone: evaluate again). */
+ifs_status ifs_result_checks(ifs_evaluator *ev, ifs_result *r);
 
 /* Builds the labels and the reason of a result of ev, if not built yet:
 ** IFS_OK, IFS_NOMEM, or IFS_INVALID when ev has evaluated another row since

@@ -120,6 +120,52 @@ START_TEST(test_checks_list) {
 }
 END_TEST
 
+/* A score counts the needle set's checks without writing them; they are
+** written when asked for (ifs_result_checks, or the reason), while the
+** evaluator has evaluated nothing since. */
+START_TEST(test_needle_checks_written_when_read) {
+  ifs_evaluator *ev = ifs_evaluator_new();
+  ifs_result r, other;
+  ifs_result_init(&r);
+  ifs_result_init(&other);
+  const char *cons = "{\"max_words\": 9, \"must_include\": [\"a\", \"z\", \"c\"], "
+                     "\"must_exclude\": [\"b\", \"q\"], \"regex\": \"b\"}";
+  static const ifs_kind kinds[] = {IFS_MAX_WORDS, IFS_MUST_INCLUDE, IFS_MUST_INCLUDE,
+                                   IFS_MUST_INCLUDE, IFS_MUST_EXCLUDE, IFS_MUST_EXCLUDE, IFS_REGEX};
+  static const int ok[] = {1, 1, 0, 1, 0, 1, 1}, other_ok[] = {1, 0, 1, 0, 1, 0, 0};
+  for (int round = 0; round < 3; round++) {   /* the plan compiled, seen once, kept */
+    ck_assert_int_eq(ifs_evaluate_scores(ev, "z q", 3, cons, strlen(cons), &r), IFS_OK);
+    ck_assert_uint_eq(r.passed, 3);
+    ck_assert_int_eq(ifs_result_checks(ev, &r), IFS_OK);
+    for (size_t i = 0; i < 7; i++) ck_assert_int_eq(r.checks[i].ok, other_ok[i]);
+    ck_assert_int_eq(ifs_evaluate_scores(ev, "a b c", 5, cons, strlen(cons), &r), IFS_OK);
+    ck_assert_uint_eq(r.total, 7);
+    ck_assert_uint_eq(r.passed, 5);
+    ck_assert_int_eq(ifs_result_checks(ev, &r), IFS_OK);
+    for (size_t i = 0; i < 7; i++) {
+      ck_assert_int_eq(r.checks[i].kind, kinds[i]);
+      ck_assert_int_eq(r.checks[i].ok, ok[i]);
+    }
+    ck_assert_int_eq(ifs_evaluate_scores(ev, "z q", 3, cons, strlen(cons), &r), IFS_OK);
+    ck_assert_int_eq(ifs_result_checks(ev, &r), IFS_OK);
+    ck_assert_int_eq(ifs_evaluate_scores(ev, "a b c", 5, cons, strlen(cons), &r), IFS_OK);
+    ck_assert_int_eq(ifs_result_reason(ev, &r), IFS_OK);   /* the checks written for it */
+    ck_assert_buf_eq(&r.reason, "5/7 satisfied; failed: must_include 'z'; must_exclude 'b'");
+  }
+  /* another row evaluated in between: the answers are gone */
+  ck_assert_int_eq(ifs_evaluate_scores(ev, "a b c", 5, cons, strlen(cons), &r), IFS_OK);
+  ck_assert_int_eq(ifs_evaluate_scores(ev, "z q", 3, cons, strlen(cons), &other), IFS_OK);
+  ck_assert_uint_eq(other.passed, 3);
+  ck_assert_int_eq(ifs_result_checks(ev, &r), IFS_INVALID);
+  ck_assert_int_eq(ifs_result_reason(ev, &r), IFS_INVALID);
+  ck_assert_int_eq(ifs_result_checks(ev, &other), IFS_OK);
+  for (size_t i = 0; i < 7; i++) ck_assert_int_eq(other.checks[i].ok, other_ok[i]);
+  ifs_result_free(&r);
+  ifs_result_free(&other);
+  ifs_evaluator_free(ev);
+}
+END_TEST
+
 /* Needles in answers holding U+0130 and U+03A3, whose lowercase is not
 ** each character lowered alone, against `needle.lower() in resp.lower()`
 ** made literally (ifs_lower, ifs_find): one needle (searched alone) and
@@ -165,7 +211,9 @@ START_TEST(test_needles_in_context_lowercase) {
     }
     ifs_buf_append_str(&cons, "]}");
     for (int pass = 0; pass < 2 && bad < 0; pass++) {
-      if (ifs_evaluate_scores(ev, resp, rn, cons.p, cons.len, &r) || r.total != k) bad = iter;
+      if (ifs_evaluate_scores(ev, resp, rn, cons.p, cons.len, &r) || r.total != k ||
+          ifs_result_checks(ev, &r))
+        bad = iter;
       for (size_t j = 0; j < k && bad < 0; j++) {
         ifs_buf low_nd;
         ifs_buf_init(&low_nd);
@@ -355,6 +403,7 @@ static Suite *eval_suite(void) {
   TCase *tc = tcase_create("core");
   tcase_add_loop_test(tc, test_reference_cases, 0, sizeof cases / sizeof cases[0]);
   tcase_add_test(tc, test_checks_list);
+  tcase_add_test(tc, test_needle_checks_written_when_read);
   tcase_add_test(tc, test_needles_in_context_lowercase);
   tcase_add_test(tc, test_plans_reused_across_flush);
   tcase_add_test(tc, test_next_plan_asked_ahead);

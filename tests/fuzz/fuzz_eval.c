@@ -183,6 +183,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   check_same(&r1, &r3);
   fuzz_assert(ifs_evaluate_scores(ev, resp, rn, cons, cn, &r2) == IFS_OK);
   fuzz_assert(r2.verdict == r1.verdict && r2.passed == r1.passed && r2.total == r1.total);
+  fuzz_assert(ifs_result_checks(ev, &r2) == IFS_OK);
   for (size_t i = 0; r1.verdict == IFS_SCORED && i < r1.total; i++)
     fuzz_assert(r2.checks[i].kind == r1.checks[i].kind && r2.checks[i].ok == r1.checks[i].ok);
   fuzz_assert(ifs_result_explain(ev, &r2) == IFS_OK);
