@@ -78,9 +78,23 @@ void ifs_needle_init(ifs_needle *nd, const char *low, size_t len) {
   nd->second_at = at;
 }
 
+/* How many bytes from h[t] and low[j] on are the same, cut back to whole
+** characters (both are at a character's start).  A character the text
+** holds in the needle's own bytes lowers to itself, as the needle is
+** lowered and lowering a lowercase character changes nothing. */
+static size_t same_chars(const char *low, size_t len, size_t j, const char *h, size_t n,
+                         size_t t) {
+  size_t same = 0;
+  while (j + same < len && t + same < n && h[t + same] == low[j + same]) same++;
+  if (j + same < len)
+    while (same > 0 && is_cont((unsigned char)low[j + same])) same--;
+  return same;
+}
+
 /* 1 when the text's characters from the one holding byte p onwards lower
 ** to low[0..len) (the run compared is a real run of characters wherever p
-** falls, so a hit is genuine); *work counts the characters compared. */
+** falls, so a hit is genuine); *work counts the bytes and characters
+** compared. */
 static int decode_at(const char *low, size_t len, const char *h, size_t n, size_t p,
                      size_t *work) {
   const unsigned char *u = (const unsigned char *)h;
@@ -88,14 +102,18 @@ static int decode_at(const char *low, size_t len, const char *h, size_t n, size_
   while (k > 0 && p - k < 3 && is_cont(u[k])) k--;
   if (is_cont(u[k])) return 0;
   size_t t = k, j = 0;
-  while (j < len) {
+  for (;;) {
+    size_t same = same_chars(low, len, j, h, n, t);
+    j += same;
+    t += same;
+    *work += same;
+    if (j >= len) return 1;
     if (t >= n) return 0;
     uint32_t want = ifs_decode(low, len, &j);
     uint32_t got = ifs_decode(h, n, &t);
     ++*work;
     if (ifs_lower_char(got) != want) return 0;
   }
-  return 1;
 }
 
 /* An ASCII needle at p, letter case aside, as far as the text is ASCII:

@@ -226,6 +226,24 @@ START_TEST(test_preimages_exhaustive) {
 }
 END_TEST
 
+/* A lowercase character lowers to itself, as do those lower() makes in
+** context (U+0307 after the i of U+0130, final and medial sigma): the
+** needle search takes a character the text holds in a lowered needle's
+** own bytes as a match without lowering it. */
+START_TEST(test_lowercase_is_its_own) {
+  uint32_t bad = UINT32_MAX;
+  for (uint32_t cp = 0; cp < 0x110000 && bad == UINT32_MAX; cp++) {
+    uint32_t low = ifs_lower_char(cp);
+    if (ifs_lower_char(low) != low) bad = cp;
+  }
+  ck_assert_msg(bad == UINT32_MAX, "lower(lower(U+%04X)) is not lower(U+%04X)", (unsigned)bad,
+                (unsigned)bad);
+  static const uint32_t in_context[] = {0x69, 0x307, 0x3C3, 0x3C2};
+  for (size_t i = 0; i < sizeof in_context / sizeof in_context[0]; i++)
+    ck_assert_uint_eq(ifs_lower_char(in_context[i]), in_context[i]);
+}
+END_TEST
+
 /* ifs_lower's inline paths (sixteen ASCII bytes at a time, two-, three-
 ** and four-byte characters decoded in place) against the character-at-a-
 ** time model, on soups of ASCII runs longer and shorter than a vector,
@@ -399,6 +417,7 @@ static Suite *text_suite(void) {
   tcase_add_test(tc, test_lower_fails_cleanly);
   tcase_add_test(tc, test_count_random);
   tcase_add_test(tc, test_preimages_exhaustive);
+  tcase_add_test(tc, test_lowercase_is_its_own);
   tcase_add_test(tc, test_lower_matches_model);
   tcase_add_test(tc, test_vector_matches_byte_loops);
   tcase_add_test(tc, test_scan_flags);
