@@ -43,10 +43,6 @@ ifs_status ifs_buf_append(ifs_buf *b, const void *p, size_t n) {
   return IFS_OK;
 }
 
-ifs_status ifs_buf_append_str(ifs_buf *b, const char *z) {
-  return ifs_buf_append(b, z, strlen(z));
-}
-
 ifs_status ifs_buf_append_char(ifs_buf *b, char c) {
   return ifs_buf_append(b, &c, 1);
 }

@@ -22,6 +22,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* The result of every fallible operation of the core.  A yes/no answer
 ** that such an operation also gives (matched, found) goes to an int
@@ -53,7 +54,10 @@ void ifs_buf_free(ifs_buf *b);
 void ifs_buf_clear(ifs_buf *b);                 /* len = 0, keeps memory */
 ifs_status ifs_buf_reserve(ifs_buf *b, size_t extra);  /* IFS_OK or IFS_NOMEM, as all */
 ifs_status ifs_buf_append(ifs_buf *b, const void *p, size_t n);
-ifs_status ifs_buf_append_str(ifs_buf *b, const char *z);  /* z is a C literal */
+/* z is a C literal: inline, its length is a constant */
+static inline ifs_status ifs_buf_append_str(ifs_buf *b, const char *z) {
+  return ifs_buf_append(b, z, strlen(z));
+}
 ifs_status ifs_buf_append_char(ifs_buf *b, char c);
 ifs_status ifs_buf_append_u64(ifs_buf *b, uint64_t v);
 ifs_status ifs_buf_append_cp(ifs_buf *b, uint32_t cp);     /* internal UTF-8 */
