@@ -857,14 +857,26 @@ static void add_needle_checks(ifs_result *r, const plan *pl, size_t first,
   r->passed += included + excluded;
 }
 
-/* The set's checks, from found[] of the evaluation that left them unwritten. */
+/* Check i of r: its record, or for one of the set's unwritten checks, what
+** it would hold, from found[] of the evaluation that left it unwritten. */
+static ifs_check check_of(const ifs_result *r, const signed char *found, size_t i) {
+  size_t j = i - r->unwritten.at;
+  if (i < r->unwritten.at || j >= r->unwritten.n) return r->checks[i];
+  int include = j < r->unwritten.n_include;
+  return (ifs_check){.kind = include ? IFS_MUST_INCLUDE : IFS_MUST_EXCLUDE,
+                     .ok = found[j] ^ !include, .from = r->unwritten.from + j};
+}
+
+/* Whether check i of r passed (check_of(r, found, i).ok, without the rest). */
+static int check_ok(const ifs_result *r, const signed char *found, size_t i) {
+  size_t j = i - r->unwritten.at;
+  if (i < r->unwritten.at || j >= r->unwritten.n) return r->checks[i].ok;
+  return found[j] ^ (j >= r->unwritten.n_include);
+}
+
 static void write_needle_checks(ifs_result *r, const signed char *found) {
-  ifs_check *k = r->checks + r->unwritten.at;
-  for (size_t j = 0; j < r->unwritten.n; j++) {
-    int include = j < r->unwritten.n_include;
-    k[j] = (ifs_check){.kind = include ? IFS_MUST_INCLUDE : IFS_MUST_EXCLUDE,
-                       .ok = found[j] ^ !include, .from = r->unwritten.from + j};
-  }
+  for (size_t i = r->unwritten.at; i < r->unwritten.at + r->unwritten.n; i++)
+    r->checks[i] = check_of(r, found, i);
   r->unwritten.n = 0;
 }
 
@@ -973,7 +985,7 @@ static void append_label(ifs_buf *b, const plan *pl, const ifs_check *k) {
 }
 
 /* The reason, with the labels of the failed checks written in place. */
-static int build_reason(ifs_result *r, const plan *pl) {
+static int build_reason(ifs_result *r, const plan *pl, const signed char *found) {
   ifs_buf *b = &r->reason;
   if (r->passed == r->total) {
     ifs_buf_append_str(b, "all ");
@@ -986,11 +998,11 @@ static int build_reason(ifs_result *r, const plan *pl) {
   ifs_buf_append_u64(b, r->total);
   ifs_buf_append_str(b, " satisfied; failed: ");
   int first = 1;
-  for (size_t i = 0; i < r->total; i++) {
-    const ifs_check *c = &r->checks[i];
-    if (c->ok) continue;
+  for (size_t i = 0; i < r->total; i++) {   /* the set's checks need not be written */
+    if (check_ok(r, found, i)) continue;
+    ifs_check c = check_of(r, found, i);
     if (!first) ifs_buf_append_str(b, "; ");
-    append_label(b, pl, c);
+    append_label(b, pl, &c);
     first = 0;
   }
   return b->oom ? IFS_NOMEM : IFS_OK;
@@ -1061,9 +1073,9 @@ ifs_status ifs_result_checks(ifs_evaluator *ev, ifs_result *r) {
 ifs_status ifs_result_reason(ifs_evaluator *ev, ifs_result *r) {
   if (r->has_reason) return IFS_OK;
   if (!r->evaluation || r->evaluation != ev->evaluation) return IFS_INVALID;
-  ifs_result_checks(ev, r);
   ifs_buf_clear(&r->reason);
-  ifs_status rc = r->verdict != IFS_SCORED ? inconclusive_reason(r) : build_reason(r, r->plan);
+  ifs_status rc = r->verdict != IFS_SCORED ? inconclusive_reason(r)
+                                           : build_reason(r, r->plan, ev->found);
   if (rc) return IFS_NOMEM;
   r->has_reason = 1;
   return IFS_OK;
