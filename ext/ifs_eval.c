@@ -833,9 +833,6 @@ static int run_needle(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl,
   return add_check(r, pl, c, c->kind == IFS_MUST_INCLUDE ? found : !found, 0);
 }
 
-/* Appends the needle checks first + j for j in [from, to), all of one kind,
-** from a set's answers (room made before): one loop per kind, a row of a
-** long phrase list writes many. */
 /* How many of found[from .. to) are 1 (each is 0 or 1). */
 static size_t count_found(const signed char *found, size_t from, size_t to) {
   size_t n = 0;

@@ -10,7 +10,7 @@
 ** Keeping the arguments costs a copy of both texts at every row, which a
 ** query calling one function per row never reuses (a few percent of its
 ** time).  So the memo copies only while copies are reused: after
-** IFS_MEMO_IDLE rows in a row that no call reused, it keeps a sketch of
+** IFS_MEMO_IDLE consecutive rows that no call reused, it keeps a sketch of
 ** the arguments instead (their lengths and their first and last eight
 ** bytes).  A call whose arguments fit the sketch, most likely a second
 ** function on the same row, is not a hit (a sketch proves nothing): the
