@@ -19,7 +19,10 @@ Sections:
   3. focused variants (where the time goes);
   4. how cost grows with rows, response length, needles per row and
      distinct constraint texts: a table each, every point in a process of
-     its own so that its peak memory is its own; --svg-dir gets a chart each.
+     its own so that its peak memory is its own; --svg-dir gets a chart each;
+  5. with --compare LIB, this build against another, both in this process
+     and taken in turn for --rounds rounds: each build's ratio to the
+     length() scan and the median of their ratio round by round.
 
 --quick runs a small version of everything (make bench-smoke).
 """
@@ -319,6 +322,64 @@ def variants(con, rows, args):
               f" {fmt_rate(len(vrows), ts):>12}  {what}")
 
 
+# ---------------------------------------------------------------- compare
+
+SCORE = "SELECT sum(if_score(response, constraints)) FROM v"
+THREE = ("SELECT sum(if_score(response, constraints)), sum(length(if_reason(response,"
+         " constraints))), sum(if_pass(response, constraints)) FROM v")
+LENGTH = "SELECT sum(length(response)) FROM v"
+
+
+def compare_round(cons, order, query, ratios):
+    """One round: each build's query time over its length() scan, in turn."""
+    for i in order:
+        ts = timed(cons[i], query, 1)
+        ratios[i].append(ts / max(timed(cons[i], LENGTH, 1), 1e-9))
+
+
+def compare_line(name, ratios):
+    paired = [a / b for a, b in zip(*ratios)]
+    faster = sum(p < 1 for p in paired)
+    print(f"{name:44} {statistics.median(ratios[0]):6.2f}x {statistics.median(ratios[1]):6.2f}x"
+          f" {statistics.median(paired):10.3f} {faster:4} of {len(paired)}")
+
+
+def compare(rows, cases, args):
+    """This build against another (--compare LIB), each in a connection of
+    its own in this process, taken in turn round by round (the order flipped
+    every round): per shape, each build's median ratio to the length() scan,
+    and the median over the rounds of this build's ratio over the other's,
+    from which the machine's drift mostly cancels out."""
+    cons = [connect(args.lib), connect(args.compare)]
+    n = len(rows)
+    phr = phrase_constraints(cases)
+    print(f"compare: this build ({os.path.relpath(args.lib, ROOT)}) against {args.compare},"
+          f" {args.rounds} rounds, the builds in turn")
+    print(f"{'shape':44} {'this':>7} {'other':>7} {'this/other':>10} {'faster':>9}")
+    for name, table, query in (
+            ("if_score, the eval rows", rows, SCORE),
+            ("if_score+if_reason+if_pass, the eval rows", rows, THREE),
+            ("phrase lists: 50 + 10 phrases, one list", [(r, SHARED_PHRASES) for r, _ in rows],
+             SCORE),
+            ("phrase lists: 50 + 10, each case its 10", [(rows[i][0], phr[i % len(cases)])
+                                                          for i in range(n)], SCORE)):
+        for con in cons:
+            make_table(con, "v", table)
+            warm(con, query)
+        ratios = [[], []]
+        for r in range(args.rounds):
+            compare_round(cons, (0, 1) if r % 2 == 0 else (1, 0), query, ratios)
+        compare_line(name, ratios)
+    ratios = [[], []]   # texts neither connection has seen, every round
+    for r in range(args.rounds):
+        for i in (0, 1) if r % 2 == 0 else (1, 0):
+            make_table(cons[i], "v", own_texts(rows, f"round{r}-{i}"))
+            compare_round(cons, (i,), SCORE, ratios)
+    compare_line("one constraints text per row, all distinct", ratios)
+    for con in cons:
+        con.close()
+
+
 # ---------------------------------------------------------------- sweeps
 
 def status_kb(field):
@@ -526,7 +587,11 @@ def main():
     ap.add_argument("--svg-dir", default=os.path.join(ROOT, "build", "bench"),
                     help="where the sweep charts go ('' for none)")
     ap.add_argument("--json", default="", help="also write the sweep figures here")
-    ap.add_argument("--sections", default="main,shapes,variants,sweeps")
+    ap.add_argument("--sections", default="main,shapes,variants,sweeps",
+                    help="of main,shapes,variants,sweeps,compare (compare: with --compare)")
+    ap.add_argument("--compare", default="",
+                    help="another build of the library to compare with, in turn (section compare)")
+    ap.add_argument("--rounds", type=int, default=12, help="rounds of the compare section")
     ap.add_argument("--sweeps", default="rows,length,needles,distinct")
     ap.add_argument("--sweep-rows", type=int, default=10000)
     ap.add_argument("--sweep-bytes", type=int, default=32_000_000)
@@ -535,6 +600,7 @@ def main():
     args = ap.parse_args()
     if args.quick:
         args.rows, args.runs, args.sweep_rows, args.sweep_bytes = 3000, 1, 2000, 2_000_000
+        args.rounds = 2
     if args.point:
         point(args.point[0], int(args.point[1]), args)
         return
@@ -546,6 +612,10 @@ def main():
           f" median of {args.runs} runs; {platform.machine()}, {os.cpu_count()} cores,"
           f" SQLite {sqlite3.sqlite_version}, Python {platform.python_version()}")
     sections = args.sections.split(",")
+    if args.compare and "compare" not in sections:
+        sections.append("compare")
+    if "compare" in sections and not args.compare:
+        ap.error("the compare section needs --compare LIB")
     con = connect(args.lib)
     if "main" in sections:
         print()
@@ -557,6 +627,9 @@ def main():
         print()
         variants(con, rows, args)
     con.close()
+    if "compare" in sections:
+        print()
+        compare(rows, cases, args)
     sweeps = {}
     if "sweeps" in sections:
         for kind in args.sweeps.split(","):
