@@ -20,6 +20,15 @@ static int call(ifs_memo *m, const char *resp, size_t rn, const char *cons, size
   return 0;
 }
 
+/* A new memo, made to copy: a row asked for twice. */
+static void start_copying(ifs_memo *m) {
+  int ev = 0;
+  ifs_memo_init(m);
+  call(m, LIT("a"), LIT("{}"), &ev);
+  call(m, LIT("a"), LIT("{}"), &ev);
+  ck_assert_int_eq(m->copying, 1);
+}
+
 /* Row i's response: distinct for every i, of one length. */
 static const char *row_text(int i, char *buf) {
   snprintf(buf, 32, "response %06d", i);
@@ -60,12 +69,9 @@ END_TEST
 ** second call is evaluated again and starts them. */
 START_TEST(copies_stop_when_never_reused) {
   ifs_memo m;
-  ifs_memo_init(&m);
+  start_copying(&m);
   int ev = 0;
   char buf[32];
-  call(&m, LIT("a"), LIT("{}"), &ev);
-  call(&m, LIT("a"), LIT("{}"), &ev);
-  ck_assert_int_eq(m.copying, 1);
   for (int i = 0; i < IFS_MEMO_IDLE; i++) {
     const char *r = row_text(i, buf);
     ck_assert_int_eq(call(&m, r, strlen(r), LIT("{}"), &ev), 0);
@@ -90,11 +96,9 @@ END_TEST
 /* A reuse now and then keeps the copies. */
 START_TEST(a_reuse_keeps_copies) {
   ifs_memo m;
-  ifs_memo_init(&m);
+  start_copying(&m);
   int ev = 0;
   char buf[32];
-  call(&m, LIT("a"), LIT("{}"), &ev);
-  call(&m, LIT("a"), LIT("{}"), &ev);
   for (int i = 0; i < 20 * IFS_MEMO_IDLE; i++) {
     const char *r = row_text(i, buf);
     call(&m, r, strlen(r), LIT("{}"), &ev);
@@ -141,10 +145,7 @@ END_TEST
 /* A failed evaluation leaves nothing to reuse. */
 START_TEST(forget_leaves_no_hit) {
   ifs_memo m;
-  ifs_memo_init(&m);
-  int ev = 0;
-  call(&m, LIT("a"), LIT("{}"), &ev);
-  call(&m, LIT("a"), LIT("{}"), &ev);
+  start_copying(&m);
   ck_assert_int_eq(ifs_memo_hit(&m, LIT("a"), LIT("{}")), 1);
   ifs_memo_forget(&m);
   ck_assert_int_eq(ifs_memo_hit(&m, LIT("a"), LIT("{}")), 0);
