@@ -854,11 +854,17 @@ static void add_needle_checks(ifs_result *r, const plan *pl, size_t first,
   r->passed += included + excluded;
 }
 
+/* 1 when check i of r is the set's unwritten check *j; 0 when it has its record. */
+static int unwritten(const ifs_result *r, size_t i, size_t *j) {
+  *j = i - r->unwritten.at;
+  return i >= r->unwritten.at && *j < r->unwritten.n;
+}
+
 /* Check i of r: its record, or for one of the set's unwritten checks, what
 ** it would hold, from found[] of the evaluation that left it unwritten. */
 static ifs_check check_of(const ifs_result *r, const signed char *found, size_t i) {
-  size_t j = i - r->unwritten.at;
-  if (i < r->unwritten.at || j >= r->unwritten.n) return r->checks[i];
+  size_t j;
+  if (!unwritten(r, i, &j)) return r->checks[i];
   int include = j < r->unwritten.n_include;
   return (ifs_check){.kind = include ? IFS_MUST_INCLUDE : IFS_MUST_EXCLUDE,
                      .ok = found[j] ^ !include, .from = r->unwritten.from + j};
@@ -866,8 +872,8 @@ static ifs_check check_of(const ifs_result *r, const signed char *found, size_t 
 
 /* Whether check i of r passed (check_of(r, found, i).ok, without the rest). */
 static int check_ok(const ifs_result *r, const signed char *found, size_t i) {
-  size_t j = i - r->unwritten.at;
-  if (i < r->unwritten.at || j >= r->unwritten.n) return r->checks[i].ok;
+  size_t j;
+  if (!unwritten(r, i, &j)) return r->checks[i].ok;
   return found[j] ^ (j >= r->unwritten.n_include);
 }
 
