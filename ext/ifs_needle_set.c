@@ -40,8 +40,9 @@ typedef struct set_needle {
 
 /* What a candidate position needs first, in sixteen bytes (a small set's
 ** table fits a few cache lines): a (prefix, needle) pair of the hash
-** table, with the head, up to eight bytes of the lowered needle, to turn
-** most candidates down before the needle is read (and to answer for a
+** table, with the head, up to eight bytes of the lowered needle (in any
+** script whose two cases differ in a few bits: fill_head), to turn most
+** candidates down before the needle is read (and to answer for an ASCII
 ** needle it holds whole, without reading it).  The head starts up to
 ** HEAD_BACK bytes before the prefix, so that a prefix taken from a
 ** needle's end ("ical" of "unethical") is not its only test.  info: the
@@ -374,39 +375,92 @@ static void fill_tables(ifs_needle_set *s) {
   }
 }
 
-/* The needle's bytes from its prefix on (lowered already), as far as a
-** match holds them in the same bytes: ASCII other than k (KELVIN SIGN
-** lowers to k; a non-ASCII character may have sources of other lengths),
-** at most eight; how many.  (The bytes before the prefix are ASCII other
-** than k.) */
+/* The bits of a head's byte b in which the bytes of the characters
+** lowering to its character may differ from it: bit 5 of an ASCII letter
+** (its two cases), bit 0 of a lead byte and bits 0, 4 and 5 of a
+** continuation byte, which cover the two cases of Latin, Greek, Cyrillic
+** and Armenian letters (ä Ä: C3 A4, C3 84; р Р: D1 80, D0 A0; ё Ё: D1 91,
+** D0 81); a character whose other forms differ elsewhere ends the head. */
+static unsigned char head_vary(unsigned char b) {
+  if (b >= 0xC0) return 0x01;
+  if (b >= 0x80) return 0x31;
+  return (b | 0x20) >= 'a' && (b | 0x20) <= 'z' ? 0x20 : 0;
+}
+
+/* The forms of the character at low[*at] (of a lowered needle, whose
+** text ends at len): the encodings of the characters lowering to it, when
+** all have its length (so that a match holds each of its bytes where the
+** needle does), with *at moved past it; how many (0 when some other
+** length lowers to it, as KELVIN SIGN does to k, or nothing does).  An
+** ASCII letter's other case is left out: it differs in bit 5 alone, which
+** heads and tables ignore. */
+static size_t char_forms(const char *low, size_t len, size_t *at, unsigned char form[3][4]) {
+  size_t i = *at;
+  unsigned char c = (unsigned char)low[i];
+  if (c < 0x80) {   /* the common case: itself and its other case, which folds to it */
+    form[0][0] = c;
+    *at = i + 1;
+    return c != 'k';   /* KELVIN SIGN lowers to k */
+  }
+  uint32_t cp = ifs_decode(low, len, at), src[3];
+  size_t k = ifs_lower_preimages(cp, src);
+  for (size_t f = 0; f < k; f++)
+    if (ifs_utf8_put(form[f], src[f]) != *at - i) return 0;
+  return k;
+}
+
+/* The needle's first bytes (lowered already; the bytes before the prefix
+** are ASCII other than k), as far as every match holds them in the same
+** bytes but for their head_vary() bits, at most eight, each with those
+** bits set; how many.  A character of other forms ends it. */
 static unsigned fill_head(uint64_t *head, const char *low, size_t len) {
   const unsigned char *u = (const unsigned char *)low;
-  unsigned n = 0;
+  size_t n = 0;
   *head = 0;
-  while (n < 8 && n < len && u[n] < 0x80 && u[n] != 'k') {
-    *head |= (uint64_t)u[n] << (8 * n);
-    n++;
+  while (n < len) {
+    unsigned char form[3][4];
+    size_t next = n, k = char_forms(low, len, &next, form);
+    if (!k || next > 8) break;
+    for (size_t f = 0; f < k; f++)
+      for (size_t j = n; j < next; j++)
+        if ((form[f][j - n] ^ u[j]) & ~head_vary(u[j])) return (unsigned)n;
+    for (; n < next; n++) *head |= (uint64_t)(u[n] | head_vary(u[n])) << (8 * n);
   }
-  return n;
+  return (unsigned)n;
+}
+
+/* Lets byte c (folded: bit 5 may be clear in the text) through bucket b
+** at position k. */
+static void add_byte_bits(tables *t, unsigned b, unsigned k, unsigned char c) {
+  unsigned lane = (b >> 3) * 16, f = c | 0x20u;
+  unsigned char bit = (unsigned char)(1u << (b & 7));
+  t->lo[k][lane + (f & 15)] |= bit;
+  t->hi[k][lane + (f >> 4)] |= bit;
+  t->hi[k][lane + ((f >> 4) & ~2u)] |= bit;
 }
 
 /* Lets through p's bucket in the ext tables the bytes that follow p in a
-** needle (low[0..len), from its prefix on): as far as they, and p, are
-** ASCII other than k, which a match holds in as many bytes; any byte past
-** that. */
+** needle (low[0..len), from its prefix on), in every form of their
+** characters, as far as each character's forms have its length (a match
+** then holds them at the same offsets); any byte past that. */
 static void add_ext_bits(tables *ext, const prefix *p, const char *low, size_t len) {
-  const unsigned char *u = (const unsigned char *)low;
-  prefix after = {0, 0, p->bucket, NO_LINK, NO_LINK};
-  if (p->len == PREFIX_MAX && len >= PREFIX_MAX) {
-    size_t i = 0;
-    while (i < len && i < 2 * PREFIX_MAX && u[i] < 0x80 && u[i] != 'k') i++;
-    if (i >= PREFIX_MAX) {
-      after.len = (unsigned char)(i - PREFIX_MAX);
-      for (size_t x = 0; x < after.len; x++)
-        after.key |= (uint32_t)(u[PREFIX_MAX + x] | 0x20) << (8 * x);
+  size_t i = 0;
+  if (p->len == PREFIX_MAX) {
+    while (i < len && i < 2 * PREFIX_MAX) {
+      unsigned char form[3][4];
+      size_t from = i, k = char_forms(low, len, &i, form);
+      if (!k) { i = from; break; }
+      for (size_t f = 0; f < k; f++)
+        for (size_t j = from; j < i && j < 2 * PREFIX_MAX; j++)
+          if (j >= PREFIX_MAX) add_byte_bits(ext, p->bucket, (unsigned)(j - PREFIX_MAX), form[f][j - from]);
     }
   }
-  add_prefix_bits(ext, &after);
+  unsigned lane = (p->bucket >> 3) * 16;
+  unsigned char bit = (unsigned char)(1u << (p->bucket & 7));
+  for (size_t j = i < PREFIX_MAX ? PREFIX_MAX : i; j < 2 * PREFIX_MAX; j++) {   /* any byte */
+    lane_or(ext->lo[j - PREFIX_MAX] + lane, bit);
+    lane_or(ext->hi[j - PREFIX_MAX] + lane, bit);
+  }
 }
 
 /* The hash table of (prefix, needle) pairs, and the bitmap of prefixes. */
@@ -866,17 +920,18 @@ static uint32_t text_key(const unsigned char *b, size_t len) {
   return fold_key(b, len);
 }
 
-/* Bit 5 of each byte of an ASCII word that is a lowercase letter: where a
-** text's byte may differ from a lowered needle's by its case. */
-static uint64_t letter_case_bits(uint64_t w) {
-  const uint64_t ones = 0x0101010101010101ull;
-  uint64_t from_a = w + 0x1F * ones, past_z = w + 0x05 * ones;   /* no carry: bytes < 0x80 */
-  return (from_a & ~past_z & 0x80 * ones) >> 2;
+/* head_vary() of each byte of a head (whose letters are lowercase, and
+** whose other bytes keep their lead or continuation bits). */
+static uint64_t head_vary_bits(uint64_t w) {
+  const uint64_t ones = 0x0101010101010101ull, high = 0x80 * ones;
+  uint64_t hi = w & high, lead = hi & w << 1, cont = hi & ~lead;
+  uint64_t a = w & ~high;   /* ASCII lowercase letters: no carry, bytes < 0x80 */
+  uint64_t letter = ((a + 0x1F * ones) & ~(a + 0x05 * ones) & high) >> 2 & ~(hi >> 2);
+  return letter | lead >> 7 | (cont >> 7) * 0x31;
 }
 
-/* 1 when the text at q holds e's head: its bytes, but for the case of a
-** letter.  (The head's bytes are ASCII other than k; in a text without
-** U+0130 nothing else lowers to them.) */
+/* 1 when the text at q holds e's head: its bytes, but for their
+** head_vary() bits (which the head holds set). */
 static int head_fits(const search *x, const entry *e, size_t q) {
   unsigned hl = entry_head_len(e), back = entry_head_back(e);
   if (!hl) return 1;
@@ -893,7 +948,7 @@ static int head_fits(const search *x, const entry *e, size_t q) {
     for (unsigned i = 0; i < hl; i++) w |= (uint64_t)at[i] << (8 * i);
   }
   uint64_t mask = hl == 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * hl)) - 1;
-  return ((w | letter_case_bits(e->head)) & mask) == e->head;
+  return ((w | head_vary_bits(e->head)) & mask) == e->head;
 }
 
 /* The needles whose prefix of len bytes is at q. */
@@ -909,8 +964,8 @@ static void verify_prefix(search *x, size_t q, unsigned len) {
     if (x->found[j] >= 0 || !head_fits(x, e, q)) continue;
     const set_needle *nd = &s->needles[j];
     if (q < nd->skip) continue;
-    if (nd->skip == entry_head_back(e) && nd->len == entry_head_len(e)) {
-      mark_found(x, j);   /* the head is the whole needle */
+    if (nd->ascii && nd->skip == entry_head_back(e) && nd->len == entry_head_len(e)) {
+      mark_found(x, j);   /* the head is the whole needle, and exact */
       continue;
     }
     if (ifs_needle_at(x->needles + nd->at, nd->len, nd->ascii, (const char *)x->h, x->n,
