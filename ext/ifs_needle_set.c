@@ -417,6 +417,10 @@ static unsigned fill_head(uint64_t *head, const char *low, size_t len) {
   const unsigned char *u = (const unsigned char *)low;
   size_t n = 0;
   *head = 0;
+  while (n < len && n < 8 && u[n] < 0x80 && u[n] != 'k') {   /* the common case */
+    *head |= (uint64_t)(u[n] | head_vary(u[n])) << (8 * n);
+    n++;
+  }
   while (n < len) {
     unsigned char form[3][4];
     size_t next = n, k = char_forms(low, len, &next, form);
@@ -446,6 +450,11 @@ static void add_byte_bits(tables *t, unsigned b, unsigned k, unsigned char c) {
 static void add_ext_bits(tables *ext, const prefix *p, const char *low, size_t len) {
   size_t i = 0;
   if (p->len == PREFIX_MAX) {
+    const unsigned char *u = (const unsigned char *)low;
+    while (i < len && i < 2 * PREFIX_MAX && u[i] < 0x80 && u[i] != 'k') {   /* the common case */
+      if (i >= PREFIX_MAX) add_byte_bits(ext, p->bucket, (unsigned)(i - PREFIX_MAX), u[i]);
+      i++;
+    }
     while (i < len && i < 2 * PREFIX_MAX) {
       unsigned char form[3][4];
       size_t from = i, k = char_forms(low, len, &i, form);
