@@ -329,20 +329,20 @@ static void lane_or(unsigned char *lane, unsigned char m) {
   memcpy(lane, w, 16);
 }
 
-/* Lets prefix p's bytes through its bucket. */
-static void add_prefix_bits(tables *t, const prefix *p) {
-  unsigned lane = (p->bucket >> 3) * 16;
+/* Lets prefix p's bytes through its bucket (also at each find, in
+** rebuild_bucket: kept short). */
+static inline void add_prefix_bits(tables *t, const prefix *p) {
+  unsigned lane = (p->bucket >> 3) * 16, k = 0;
   unsigned char bit = (unsigned char)(1u << (p->bucket & 7));
-  for (unsigned k = 0; k < PREFIX_MAX; k++) {
-    if (k >= p->len) {   /* past a short prefix: any byte */
-      lane_or(t->lo[k] + lane, bit);
-      lane_or(t->hi[k] + lane, bit);
-      continue;
-    }
-    unsigned f = p->key >> (8 * k) & 0xFF;   /* folded: bit 5 may be clear in the text */
+  for (uint32_t key = p->key; k < p->len; k++, key >>= 8) {
+    unsigned f = key & 0xFF;   /* folded: bit 5 may be clear in the text */
     t->lo[k][lane + (f & 15)] |= bit;
     t->hi[k][lane + (f >> 4)] |= bit;
     t->hi[k][lane + ((f >> 4) & ~2u)] |= bit;
+  }
+  for (; k < PREFIX_MAX; k++) {   /* past a short prefix: any byte */
+    lane_or(t->lo[k] + lane, bit);
+    lane_or(t->hi[k] + lane, bit);
   }
 }
 
