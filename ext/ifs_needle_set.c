@@ -278,9 +278,11 @@ static ifs_status add_prefixes(raw_list *r, uint32_t j, const char *low, size_t 
   }
 }
 
+/* A prefix's hash: the high half of a 64-bit product, in which every bit
+** of the key counts (the low bits of a 32-bit product see only the key's
+** low bits, and prefixes differing in their last byte would share a slot). */
 static uint32_t hash_key(uint32_t key, unsigned len) {
-  uint32_t h = (key ^ len * 0x85EBCA77u) * 0x9E3779B1u;
-  return h ^ h >> 15;
+  return (uint32_t)(((uint64_t)(key ^ len * 0x85EBCA77u) * 0x9E3779B97F4A7C15ull) >> 32);
 }
 
 /* Buckets for the prefixes (sorted by length, then bytes): each prefix its
