@@ -36,8 +36,8 @@ void ifs_utf8_scan(const char *s, size_t n, ifs_scan *out);
 int ifs_utf8_is_valid_bytes(const char *s, size_t n);
 void ifs_utf8_scan_bytes(const char *s, size_t n, ifs_scan *out);
 void ifs_count_bytes(const char *s, size_t n, size_t *words, size_t *chars);
-/* The scan by a chosen loop: 0 bytes, 1 SSSE3 or NEON, 2 AVX2 (or the
-** best one below it that the CPU has). */
+/* The scan by a chosen loop: 0 bytes, 1 SSSE3 or NEON, 2 AVX2, 3 AVX-512
+** (or the best one below it that the CPU has). */
 void ifs_test_utf8_scan_level(const char *s, size_t n, ifs_scan *out, int level);
 /* The word and character count by a chosen loop, likewise. */
 void ifs_test_count_level(const char *s, size_t n, size_t *words, size_t *chars, int level);

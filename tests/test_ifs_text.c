@@ -301,9 +301,9 @@ START_TEST(test_vector_matches_byte_loops) {
     ck_assert_int_eq(valid, ifs_utf8_is_valid_bytes(s, n));
     ifs_scan b;
     ifs_utf8_scan_bytes(s, n, &b);
-    for (int level = 0; level <= 3; level++) {   /* 3: what ifs_utf8_scan picks */
+    for (int level = 0; level <= 4; level++) {   /* 4: what ifs_utf8_scan picks */
       ifs_scan v;
-      if (level == 3) ifs_utf8_scan(s, n, &v);
+      if (level == 4) ifs_utf8_scan(s, n, &v);
       else ifs_test_utf8_scan_level(s, n, &v, level);
       ck_assert_int_eq(v.valid, valid);
       ck_assert_int_eq(v.ascii, b.ascii);
@@ -337,8 +337,8 @@ START_TEST(test_scan_flags) {
   ck_assert(sc.valid && sc.plain_lower);
   ifs_utf8_scan(LIT("plain ASCII, and longer than sixteen bytes"), &sc);
   ck_assert(sc.valid && sc.ascii && sc.plain_lower);
-  char text[100];
-  for (int level = 0; level <= 2; level++)
+  char text[200];   /* whole ASCII blocks after the one with the pair, for every loop */
+  for (int level = 0; level <= 3; level++)
     for (size_t at = 0; at + 1 < sizeof text; at++) {
       memset(text, 'x', sizeof text);
       text[at] = (char)0xC4;   /* C4 alone: invalid, but no U+0130 */
