@@ -331,21 +331,31 @@ static void lane_or(unsigned char *lane, unsigned char m) {
   memcpy(lane, w, 16);
 }
 
-/* Lets prefix p's bytes through its bucket (also at each find, in
-** rebuild_bucket: kept short). */
+/* Lets byte c through bucket b at position k, folded (bit 5 may be clear
+** in the text). */
+static inline void add_byte_bits(tables *t, unsigned b, unsigned k, unsigned char c) {
+  unsigned lane = (b >> 3) * 16, f = c | 0x20u;
+  unsigned char bit = (unsigned char)(1u << (b & 7));
+  t->lo[k][lane + (f & 15)] |= bit;
+  t->hi[k][lane + (f >> 4)] |= bit;
+  t->hi[k][lane + ((f >> 4) & ~2u)] |= bit;
+}
+
+/* Lets any byte through bucket b at position k. */
+static inline void add_any_bits(tables *t, unsigned b, unsigned k) {
+  unsigned lane = (b >> 3) * 16;
+  unsigned char bit = (unsigned char)(1u << (b & 7));
+  lane_or(t->lo[k] + lane, bit);
+  lane_or(t->hi[k] + lane, bit);
+}
+
+/* Lets prefix p's bytes through its bucket, and any byte past a short
+** prefix (also at each find, in rebuild_bucket: kept short). */
 static inline void add_prefix_bits(tables *t, const prefix *p) {
-  unsigned lane = (p->bucket >> 3) * 16, k = 0;
-  unsigned char bit = (unsigned char)(1u << (p->bucket & 7));
-  for (uint32_t key = p->key; k < p->len; k++, key >>= 8) {
-    unsigned f = key & 0xFF;   /* folded: bit 5 may be clear in the text */
-    t->lo[k][lane + (f & 15)] |= bit;
-    t->hi[k][lane + (f >> 4)] |= bit;
-    t->hi[k][lane + ((f >> 4) & ~2u)] |= bit;
-  }
-  for (; k < PREFIX_MAX; k++) {   /* past a short prefix: any byte */
-    lane_or(t->lo[k] + lane, bit);
-    lane_or(t->hi[k] + lane, bit);
-  }
+  unsigned k = 0;
+  for (uint32_t key = p->key; k < p->len; k++, key >>= 8)
+    add_byte_bits(t, p->bucket, k, (unsigned char)key);
+  for (; k < PREFIX_MAX; k++) add_any_bits(t, p->bucket, k);
 }
 
 /* The nibble tables and the per-bucket facts (a bucket's prefixes are
@@ -435,16 +445,6 @@ static unsigned fill_head(uint64_t *head, const char *low, size_t len) {
   return (unsigned)n;
 }
 
-/* Lets byte c (folded: bit 5 may be clear in the text) through bucket b
-** at position k. */
-static void add_byte_bits(tables *t, unsigned b, unsigned k, unsigned char c) {
-  unsigned lane = (b >> 3) * 16, f = c | 0x20u;
-  unsigned char bit = (unsigned char)(1u << (b & 7));
-  t->lo[k][lane + (f & 15)] |= bit;
-  t->hi[k][lane + (f >> 4)] |= bit;
-  t->hi[k][lane + ((f >> 4) & ~2u)] |= bit;
-}
-
 /* Lets through p's bucket in the ext tables the bytes that follow p in a
 ** needle (low[0..len), from its prefix on), in every form of their
 ** characters, as far as each character's forms have its length (a match
@@ -466,12 +466,8 @@ static void add_ext_bits(tables *ext, const prefix *p, const char *low, size_t l
           if (j >= PREFIX_MAX) add_byte_bits(ext, p->bucket, (unsigned)(j - PREFIX_MAX), form[f][j - from]);
     }
   }
-  unsigned lane = (p->bucket >> 3) * 16;
-  unsigned char bit = (unsigned char)(1u << (p->bucket & 7));
-  for (size_t j = i < PREFIX_MAX ? PREFIX_MAX : i; j < 2 * PREFIX_MAX; j++) {   /* any byte */
-    lane_or(ext->lo[j - PREFIX_MAX] + lane, bit);
-    lane_or(ext->hi[j - PREFIX_MAX] + lane, bit);
-  }
+  for (size_t j = i < PREFIX_MAX ? PREFIX_MAX : i; j < 2 * PREFIX_MAX; j++)
+    add_any_bits(ext, p->bucket, (unsigned)(j - PREFIX_MAX));
 }
 
 /* The hash table of (prefix, needle) pairs, and the bitmap of prefixes. */
