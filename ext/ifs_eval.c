@@ -860,21 +860,24 @@ static int unwritten(const ifs_result *r, size_t i, size_t *j) {
   return i >= r->unwritten.at && *j < r->unwritten.n;
 }
 
+/* Whether the set's unwritten check j passed: an include found, an exclude not. */
+static int unwritten_ok(const ifs_result *r, const signed char *found, size_t j) {
+  return found[j] ^ (j >= r->unwritten.n_include);
+}
+
 /* Check i of r: its record, or for one of the set's unwritten checks, what
 ** it would hold, from found[] of the evaluation that left it unwritten. */
 static ifs_check check_of(const ifs_result *r, const signed char *found, size_t i) {
   size_t j;
   if (!unwritten(r, i, &j)) return r->checks[i];
-  int include = j < r->unwritten.n_include;
-  return (ifs_check){.kind = include ? IFS_MUST_INCLUDE : IFS_MUST_EXCLUDE,
-                     .ok = found[j] ^ !include, .from = r->unwritten.from + j};
+  return (ifs_check){.kind = j < r->unwritten.n_include ? IFS_MUST_INCLUDE : IFS_MUST_EXCLUDE,
+                     .ok = unwritten_ok(r, found, j), .from = r->unwritten.from + j};
 }
 
 /* Whether check i of r passed (check_of(r, found, i).ok, without the rest). */
 static int check_ok(const ifs_result *r, const signed char *found, size_t i) {
   size_t j;
-  if (!unwritten(r, i, &j)) return r->checks[i].ok;
-  return found[j] ^ (j >= r->unwritten.n_include);
+  return unwritten(r, i, &j) ? unwritten_ok(r, found, j) : r->checks[i].ok;
 }
 
 static void write_needle_checks(ifs_result *r, const signed char *found) {
