@@ -112,6 +112,15 @@ SHARED_PHRASES = json.dumps({"must_include": ["however", "important", "example",
                              "must_exclude": REFUSAL})
 
 
+def phrase_tables(rows, cases):
+    """The two phrase-list shapes, (name, rows): the one list on every row,
+    and each case's own 10 with the shared refusal list."""
+    phr = phrase_constraints(cases)
+    return (("phrase lists: 50 + 10 phrases, one list", [(r, SHARED_PHRASES) for r, _ in rows]),
+            ("phrase lists: 50 + 10, each case its 10 to include",
+             [(resp, phr[i % len(cases)]) for i, (resp, _) in enumerate(rows)]))
+
+
 def own_texts(rows, tag):
     """Each row's own constraints, made distinct from every other row's (and
     from those of any other tag): its case's keys and an id."""
@@ -260,12 +269,8 @@ def shapes(con, rows, cases, args):
     n = len(rows)
     print(f"{'shape':52} {'rows':>7} {'if_score s':>11} {'length() s':>11} {'ratio':>7}"
           f" {'runs':>10} {'rows/s':>12}")
-    phr = phrase_constraints(cases)
     goals = []
-    for name, table in (
-            ("phrase lists: 50 + 10 phrases, one list", [(r, SHARED_PHRASES) for r, _ in rows]),
-            ("phrase lists: 50 + 10, each case its 10 to include",
-             [(rows[i][0], phr[i % len(cases)]) for i in range(n)])):
+    for name, table in phrase_tables(rows, cases):
         make_table(con, "v", table)
         warm(con, "SELECT sum(if_score(response, constraints)) FROM v")
         spread = []
@@ -340,7 +345,7 @@ def compare_round(cons, order, query, ratios):
 def compare_line(name, ratios):
     paired = [a / b for a, b in zip(*ratios)]
     faster = sum(p < 1 for p in paired)
-    print(f"{name:44} {statistics.median(ratios[0]):6.2f}x {statistics.median(ratios[1]):6.2f}x"
+    print(f"{name:52} {statistics.median(ratios[0]):6.2f}x {statistics.median(ratios[1]):6.2f}x"
           f" {statistics.median(paired):10.3f} {faster:4} of {len(paired)}")
 
 
@@ -351,18 +356,13 @@ def compare(rows, cases, args):
     and the median over the rounds of this build's ratio over the other's,
     from which the machine's drift mostly cancels out."""
     cons = [connect(args.lib), connect(args.compare)]
-    n = len(rows)
-    phr = phrase_constraints(cases)
     print(f"compare: this build ({os.path.relpath(args.lib, ROOT)}) against {args.compare},"
           f" {args.rounds} rounds, the builds in turn")
-    print(f"{'shape':44} {'this':>7} {'other':>7} {'this/other':>10} {'faster':>9}")
+    print(f"{'shape':52} {'this':>7} {'other':>7} {'this/other':>10} {'faster':>9}")
     for name, table, query in (
             ("if_score, the eval rows", rows, SCORE),
             ("if_score+if_reason+if_pass, the eval rows", rows, THREE),
-            ("phrase lists: 50 + 10 phrases, one list", [(r, SHARED_PHRASES) for r, _ in rows],
-             SCORE),
-            ("phrase lists: 50 + 10, each case its 10", [(rows[i][0], phr[i % len(cases)])
-                                                          for i in range(n)], SCORE)):
+            *((name, table, SCORE) for name, table in phrase_tables(rows, cases))):
         for con in cons:
             make_table(con, "v", table)
             warm(con, query)
