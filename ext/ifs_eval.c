@@ -15,6 +15,7 @@
 #include "ifs_json.h"
 #include "ifs_needle.h"
 #include "ifs_needle_set.h"
+#include "ifs_set_cache.h"
 #include "ifs_pyval.h"
 #include "ifs_text.h"
 #include <string.h>
@@ -63,6 +64,16 @@ typedef struct plan {
 #define SET_MIN_NEEDLES 4
 #define SET_MIN_NEEDLES_ONCE 8
 
+/* A list (must_include or must_exclude) of a plan used once, searched by
+** the set the evaluator keeps for it (ifs_set_cache.h): a refusal list in
+** every row's own constraints is then not built into a set again for each
+** row.  first: the list's first needle in the plan's. */
+typedef struct list_set {
+  const ifs_needle_set *set;
+  const char *text;       /* the text its searches are given */
+  size_t first;
+} list_set;
+
 /* The plan cache: eval tables repeat each case's constraints once per run
 ** or model, so it holds thousands; when full (count or bytes) it is
 ** emptied at once, which keeps it simple and its memory bounded.  A text
@@ -109,6 +120,9 @@ struct ifs_evaluator {
   ifs_span *spans;        /* compiling: the needles a set is built from */
   signed char *found;     /* a set's answers for the row */
   size_t needles_cap;     /* of spans and found */
+  ifs_set_cache *sets;    /* the lists' sets of plans used once, */
+  list_set lists[2];      /* and the work plan's (nlists of them) */
+  size_t nlists;
 };
 
 static void plans_flush(ifs_evaluator *ev);
@@ -159,6 +173,7 @@ void ifs_evaluator_free(ifs_evaluator *ev) {
   ifs_free(ev->wneedles);
   ifs_free(ev->spans);
   ifs_free(ev->found);
+  ifs_set_cache_free(ev->sets);
   ifs_free(ev->wchecks);
   ifs_buf_free(&ev->wtext);
   ifs_free(ev);
@@ -310,6 +325,7 @@ static void plan_init_needles(plan *pl) {
 
 static ifs_status plan_build_set(ifs_evaluator *ev, const plan *pl, size_t min,
                                  ifs_needle_set **set);
+static ifs_status work_list_sets(ifs_evaluator *ev, const plan *w);
 static int meets_context_lowercase(const char *low, size_t len);
 
 /* The needles of the work plan: a set when they are many, else a search
@@ -331,7 +347,10 @@ static ifs_status plan_prepare_needles(ifs_evaluator *ev) {
     w->meets_context |= meets_context_lowercase(w->text + c->low_at, c->low_len);
   }
   w->nn = k;
+  ev->nlists = 0;
   if (k == 0) return IFS_OK;
+  if (work_list_sets(ev, w)) return IFS_NOMEM;
+  if (ev->nlists) return IFS_OK;
   if (plan_build_set(ev, w, SET_MIN_NEEDLES_ONCE, &w->set)) return IFS_NOMEM;
   if (w->set) return IFS_OK;
   if (k > ev->wneedles_cap) {
@@ -345,14 +364,9 @@ static ifs_status plan_prepare_needles(ifs_evaluator *ev) {
   return IFS_OK;
 }
 
-/* The set of a plan with at least min needles (and room for its answers);
-** NULL and IFS_OK for fewer. */
-static ifs_status plan_build_set(ifs_evaluator *ev, const plan *pl, size_t min,
-                                 ifs_needle_set **set) {
-  *set = NULL;
+/* The plan's needles in ev->spans, and room for their answers in ev->found. */
+static ifs_status plan_spans(ifs_evaluator *ev, const plan *pl) {
   size_t k = pl->nn;
-  if (k < min || k > IFS_NEEDLE_SET_MAX || pl->tn > UINT32_MAX)   /* (32-bit offsets) */
-    return IFS_OK;
   if (k > ev->needles_cap) {
     ifs_span *sp = ifs_realloc(ev->spans, k * sizeof *sp);
     if (sp) ev->spans = sp;
@@ -367,8 +381,47 @@ static ifs_status plan_build_set(ifs_evaluator *ev, const plan *pl, size_t min,
     ev->spans[c->needle_at].at = c->low_at;
     ev->spans[c->needle_at].len = c->low_len;
   }
+  return IFS_OK;
+}
+
+/* The set of a plan with at least min needles (and room for its answers);
+** NULL and IFS_OK for fewer. */
+static ifs_status plan_build_set(ifs_evaluator *ev, const plan *pl, size_t min,
+                                 ifs_needle_set **set) {
+  *set = NULL;
+  size_t k = pl->nn;
+  if (k < min || k > IFS_NEEDLE_SET_MAX || pl->tn > UINT32_MAX)   /* (32-bit offsets) */
+    return IFS_OK;
+  if (plan_spans(ev, pl)) return IFS_NOMEM;
   *set = ifs_needle_set_new(pl->text, ev->spans, k);
   return *set ? IFS_OK : IFS_NOMEM;
+}
+
+/* The work plan's lists of SET_MIN_NEEDLES_ONCE needles or more, each by the
+** set kept for it (a shorter list's needles are searched for each on its
+** own).  None when no list is that long, or one is too long to keep: then
+** the plan searches with one set of all its needles, built for the row. */
+static ifs_status work_list_sets(ifs_evaluator *ev, const plan *w) {
+  size_t bounds[3] = {0, w->n_include, w->nn};
+  if ((w->n_include < SET_MIN_NEEDLES_ONCE && w->nn - w->n_include < SET_MIN_NEEDLES_ONCE) ||
+      w->tn > UINT32_MAX)
+    return IFS_OK;
+  if (!ev->sets && !(ev->sets = ifs_set_cache_new())) return IFS_NOMEM;
+  if (plan_spans(ev, w)) return IFS_NOMEM;
+  for (int l = 0; l < 2; l++) {
+    size_t first = bounds[l], k = bounds[l + 1] - first;
+    if (k < SET_MIN_NEEDLES_ONCE) continue;
+    list_set *ls = &ev->lists[ev->nlists];
+    if (ifs_set_cache_get(ev->sets, w->text, ev->spans + first, k, &ls->set, &ls->text))
+      return IFS_NOMEM;
+    if (!ls->set) {
+      ev->nlists = 0;
+      return IFS_OK;
+    }
+    ls->first = first;
+    ev->nlists++;
+  }
+  return IFS_OK;
 }
 
 /* Parses the constraints (internal form) into ev->work: the checks in the
@@ -886,29 +939,56 @@ static void write_needle_checks(ifs_result *r, const signed char *found) {
   r->unwritten.n = 0;
 }
 
-/* All needles of a plan with a set, checks first .. first + nn - 1 (they
-** are consecutive, includes first): the set answers them in one pass, over
-** the response or, where lowering is not a map of characters (U+0130,
-** U+03A3) and some needle meets a context lowercase, over resp.lower()
-** (lowering lowered text changes nothing); one it leaves undecided is
-** searched for on its own.  The checks themselves are read only for the
-** needles left undecided and, in a text with U+0130, those ending in "i". */
+/* One set's answers, found[] for its needles: searched for in the response
+** where lowering maps characters or no needle of the plan meets a context
+** lowercase, else in resp.lower() (lowering lowered text changes nothing). */
+static ifs_status set_find(ifs_evaluator *ev, row *w, const plan *pl, const ifs_needle_set *set,
+                           const char *needles, signed char *found) {
+  if (w->plain_lower || !pl->meets_context) {
+    ifs_needle_set_find(set, needles, w->resp, w->rn, w->plain_lower && w->ascii, found);
+    return IFS_OK;
+  }
+  const ifs_buf *h = lowered_response(ev, w);
+  if (!h) return IFS_NOMEM;
+  ifs_needle_set_find(set, needles, h->p ? h->p : "", h->len, 0, found);
+  return IFS_OK;
+}
+
+/* 1 when the plan's needles are searched for by sets: its own, or (the
+** work plan) its lists' kept sets. */
+static int has_sets(const ifs_evaluator *ev, const plan *pl) {
+  return pl->set || (pl == &ev->work && ev->nlists);
+}
+
+/* found[0 .. nn) from the plan's set or its lists' sets; -1 for a needle
+** no set answers (in a list too short for one). */
+static ifs_status set_answers(ifs_evaluator *ev, row *w, const plan *pl, signed char *found) {
+  if (pl->set) return set_find(ev, w, pl, pl->set, pl->text, found);
+  memset(found, -1, pl->nn);
+  for (size_t l = 0; l < ev->nlists; l++) {
+    const list_set *ls = &ev->lists[l];
+    if (set_find(ev, w, pl, ls->set, ls->text, found + ls->first)) return IFS_NOMEM;
+  }
+  return IFS_OK;
+}
+
+/* All needles of a plan with sets, checks first .. first + nn - 1 (they
+** are consecutive, includes first): the plan's set answers them in one
+** pass (a plan used once: each long list's kept set in a pass of its own),
+** over the response or resp.lower() (set_find); one no set decides (left
+** undecided, or in a short list beside a long one) is searched for on its
+** own.  The checks themselves are read only for the needles left
+** undecided and, in a text with U+0130, those ending in "i". */
 static int run_needle_set(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl,
                           size_t first) {
   signed char *found = ev->found;
-  if (w->plain_lower) {
-    ifs_needle_set_find(pl->set, pl->text, w->resp, w->rn, w->ascii, found);
-  } else if (!pl->meets_context) {
-    ifs_needle_set_find(pl->set, pl->text, w->resp, w->rn, 0, found);
+  if (set_answers(ev, w, pl, found)) return IFS_NOMEM;
+  if (!w->plain_lower && !pl->meets_context) {
     for (size_t j = 0; j < pl->nn; j++) {   /* the absent ones ending in "i": through U+0130 */
       const plan_check *c = &pl->checks[first + j];
       if (found[j] == 0 && ends_in_i(pl->text + c->low_at, c->low_len))
         found[j] = (signed char)ends_at_dotted_capital_i(pl->text + c->low_at, c->low_len, w);
     }
-  } else {
-    const ifs_buf *h = lowered_response(ev, w);
-    if (!h) return IFS_NOMEM;
-    ifs_needle_set_find(pl->set, pl->text, h->p ? h->p : "", h->len, 0, found);
   }
   for (size_t j = 0; j < pl->nn; j++) {
     if (found[j] >= 0) continue;
@@ -947,7 +1027,7 @@ static int run_plan(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl) {
         break;
       case IFS_MUST_BE_JSON: rc = run_json(r, w, pl, c); break;
       case IFS_MUST_INCLUDE: case IFS_MUST_EXCLUDE:
-        if (!pl->set) {
+        if (!has_sets(ev, pl)) {
           rc = run_needle(ev, r, w, pl, c);
           break;
         }

@@ -232,6 +232,77 @@ START_TEST(test_needles_in_context_lowercase) {
 }
 END_TEST
 
+/* Texts seen once each (an id makes each distinct) whose lists come from a
+** few: a list of eight needles or more is searched by the set the evaluator
+** keeps for it, a shorter one needle by needle, beside it.  Every answer
+** against `needle.lower() in resp.lower()` made literally, in answers with
+** U+0130 and U+03A3; includes pass when found, excludes when not. */
+START_TEST(test_lists_of_texts_seen_once) {
+  static const char *const text_pieces[] = {
+    "\xc4\xb0", "\xce\xa3", "i", "I", "a", "A", " ", "x", "K", "\xe2\x84\xaa", "ai", "Xa"};
+  static const char *const needle_pieces[] = {"i", "a", "ai", " ", "x", "k", "\xce\xb1", "\xcf\x83"};
+  enum { LISTS = 5, MAXK = 12 };
+  unsigned seed = 7;
+  char nd[LISTS][MAXK][16];
+  size_t ndn[LISTS][MAXK], lk[LISTS] = {12, 8, 3, 9, 0};
+  for (int l = 0; l < LISTS; l++)
+    for (size_t j = 0; j < lk[l]; j++)
+      ndn[l][j] = soup_fill(nd[l][j], sizeof nd[l][j], needle_pieces,
+                            sizeof needle_pieces / sizeof *needle_pieces, 3, &seed);
+  ifs_evaluator *ev = ifs_evaluator_new();
+  ifs_result r;
+  ifs_result_init(&r);
+  int bad = -1;
+  for (int iter = 0; iter < 3000 && bad < 0; iter++) {
+    char resp[200];
+    size_t rn = soup_fill(resp, sizeof resp, text_pieces, sizeof text_pieces / sizeof *text_pieces,
+                          30, &seed);
+    int li[2] = {iter % LISTS, (iter / LISTS) % LISTS};   /* include, exclude */
+    ifs_buf cons, low_resp;
+    ifs_buf_init(&cons);
+    ifs_buf_init(&low_resp);
+    ifs_lower(resp, rn, &low_resp);
+    ifs_buf_append_str(&cons, "{\"case_id\": ");
+    ifs_buf_append_u64(&cons, (uint64_t)iter);
+    for (int side = 0; side < 2; side++) {
+      ifs_buf_append_str(&cons, side ? "], \"must_exclude\": [" : ", \"must_include\": [");
+      for (size_t j = 0; j < lk[li[side]]; j++) {
+        if (j) ifs_buf_append_str(&cons, ", ");
+        ifs_buf_append_char(&cons, '"');
+        ifs_buf_append(&cons, nd[li[side]][j], ndn[li[side]][j]);
+        ifs_buf_append_char(&cons, '"');
+      }
+    }
+    ifs_buf_append_str(&cons, "]}");
+    size_t total = lk[li[0]] + lk[li[1]];
+    if (ifs_evaluate_scores(ev, resp, rn, cons.p, cons.len, &r) || r.total != total ||
+        ifs_result_checks(ev, &r))
+      bad = iter;
+    for (size_t i = 0; i < total && bad < 0; i++) {
+      int side = i >= lk[li[0]];
+      size_t j = side ? i - lk[li[0]] : i;
+      ifs_buf low_nd;
+      ifs_buf_init(&low_nd);
+      ifs_lower(nd[li[side]][j], ndn[li[side]][j], &low_nd);
+      int in = ifs_find(low_resp.p ? low_resp.p : "", low_resp.len, low_nd.p ? low_nd.p : "",
+                        low_nd.len) != NULL;
+      if (r.checks[i].ok != (side ? !in : in)) bad = iter;
+      ifs_buf_free(&low_nd);
+    }
+    ifs_buf_free(&cons);
+    ifs_buf_free(&low_resp);
+  }
+  ck_assert_msg(bad < 0, "case %d", bad);
+  const char *cons = "{\"id\": 1, \"must_include\": [\"a\", \"b\", \"c\", \"d\", \"e\", "
+                     "\"f\", \"g\", \"h\"], \"must_exclude\": [\"x\", \"y\"]}";
+  ck_assert_int_eq(ifs_evaluate(ev, "A bag, hex", 10, cons, strlen(cons), &r), IFS_OK);
+  ck_assert_buf_eq(&r.reason, "6/10 satisfied; failed: must_include 'c'; must_include 'd'; "
+                              "must_include 'f'; must_exclude 'x'");
+  ifs_result_free(&r);
+  ifs_evaluator_free(ev);
+}
+END_TEST
+
 /* The plan a row reuses from the row before, across the cache's emptying
 ** when it is full (4096 plans): every answer stays exact (and, under the
 ** sanitizers, no emptied plan is read). */
@@ -405,6 +476,7 @@ static Suite *eval_suite(void) {
   tcase_add_test(tc, test_checks_list);
   tcase_add_test(tc, test_needle_checks_written_when_read);
   tcase_add_test(tc, test_needles_in_context_lowercase);
+  tcase_add_test(tc, test_lists_of_texts_seen_once);
   tcase_add_test(tc, test_plans_reused_across_flush);
   tcase_add_test(tc, test_next_plan_asked_ahead);
   tcase_add_test(tc, test_next_plan_across_flush);
