@@ -398,9 +398,10 @@ static ifs_status plan_build_set(ifs_evaluator *ev, const plan *pl, size_t min,
 }
 
 /* The work plan's lists of SET_MIN_NEEDLES_ONCE needles or more, each by the
-** set kept for it (a shorter list's needles are searched for each on its
-** own).  None when no list is that long, or one is too long to keep: then
-** the plan searches with one set of all its needles, built for the row. */
+** set kept for it; the needles of a list without one (shorter, or short
+** and new: ifs_set_cache.h) are searched for each on its own.  None when
+** no list has a kept set, or a long one is too long to keep: then the plan
+** searches with one set of all its needles, built for the row. */
 static ifs_status work_list_sets(ifs_evaluator *ev, const plan *w) {
   size_t bounds[3] = {0, w->n_include, w->nn};
   if ((w->n_include < SET_MIN_NEEDLES_ONCE && w->nn - w->n_include < SET_MIN_NEEDLES_ONCE) ||
@@ -414,12 +415,13 @@ static ifs_status work_list_sets(ifs_evaluator *ev, const plan *w) {
     list_set *ls = &ev->lists[ev->nlists];
     if (ifs_set_cache_get(ev->sets, w->text, ev->spans + first, k, &ls->set, &ls->text))
       return IFS_NOMEM;
-    if (!ls->set) {
+    if (ls->set) {
+      ls->first = first;
+      ev->nlists++;
+    } else if (k >= IFS_SET_CACHE_EAGER) {   /* too long to keep */
       ev->nlists = 0;
       return IFS_OK;
     }
-    ls->first = first;
-    ev->nlists++;
   }
   return IFS_OK;
 }

@@ -18,9 +18,14 @@
 typedef struct ifs_set_cache ifs_set_cache;
 
 /* Entries of a cache, and the largest list (its needles' bytes) one keeps:
-** a larger list's set is the caller's to build for its row. */
+** a larger list's set is the caller's to build for its row.  A list of
+** fewer than IFS_SET_CACHE_EAGER needles is kept the second time it is
+** asked for: the first time, searching for its needles one by one costs
+** less than building its set (a case's own words to include, new on every
+** row, are never built). */
 #define IFS_SET_CACHE_ENTRIES 8
 #define IFS_SET_CACHE_LIST_MAX ((size_t)64 << 10)
+#define IFS_SET_CACHE_EAGER 32
 
 ifs_set_cache *ifs_set_cache_new(void);   /* NULL when out of memory */
 void ifs_set_cache_free(ifs_set_cache *c);
@@ -29,7 +34,8 @@ void ifs_set_cache_free(ifs_set_cache *c);
 ** ifs_needle_set_new), from the cache or built and kept now: *set and the
 ** text its searches are given (*set_text) stay valid until the call after
 ** the next (a row may take two lists).  IFS_OK with *set NULL when the list
-** is empty or too big to keep; IFS_NOMEM. */
+** is not kept: empty, too big, or short and new (then it is remembered);
+** IFS_NOMEM. */
 ifs_status ifs_set_cache_get(ifs_set_cache *c, const char *text, const ifs_span *span, size_t k,
                              const ifs_needle_set **set, const char **set_text);
 

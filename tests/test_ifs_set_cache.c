@@ -4,8 +4,9 @@
 ** set, and a set that answers for that list; lists whose needles join to
 ** the same bytes are told apart; a list used on every call stays while
 ** others come and go, and the set the call before took is never the one
-** replaced; a list past the bound is not kept; out of memory leaves the
-** cache as it was.
+** replaced; a short list is kept when it comes back, a long one at once;
+** a list past the bound is not kept; out of memory leaves the cache as it
+** was.
 */
 #include "ifs_test.h"
 #include "ifs_set_cache.h"
@@ -29,13 +30,26 @@ typedef struct got {
   const char *text;
 } got;
 
+/* The list's set, asked for twice when it is short and new (the first
+** time it is only remembered). */
 static got get(ifs_set_cache *c, const char *list) {
   ifs_span span[64];
   size_t k = split(list, span);
   got g;
   ck_assert_int_eq(ifs_set_cache_get(c, list, span, k, &g.set, &g.text), IFS_OK);
+  if (!g.set && k < IFS_SET_CACHE_EAGER)
+    ck_assert_int_eq(ifs_set_cache_get(c, list, span, k, &g.set, &g.text), IFS_OK);
   ck_assert_ptr_nonnull(g.set);
   return g;
+}
+
+/* The set the cache gives for the list at the first asking (NULL: none). */
+static const ifs_needle_set *ask(ifs_set_cache *c, const char *list) {
+  ifs_span span[64];
+  size_t k = split(list, span);
+  got g;
+  ck_assert_int_eq(ifs_set_cache_get(c, list, span, k, &g.set, &g.text), IFS_OK);
+  return g.set;
 }
 
 static const char *REFUSAL = "i'm sorry|as an ai|i cannot|i can't help|unethical|"
@@ -75,8 +89,9 @@ START_TEST(lists_of_the_same_bytes_differ) {
 }
 END_TEST
 
-/* 1 when the cache holds the list: asked for it, it allocates nothing
-** (its key and spans buffers have held as long a list before). */
+/* 1 when the cache holds the list: asked for it, it gives a set and
+** allocates nothing (its key and spans buffers have held as long a list
+** before). */
 static int is_kept(ifs_set_cache *c, const char *list) {
   ifs_span span[64];
   size_t k = split(list, span);
@@ -86,7 +101,7 @@ static int is_kept(ifs_set_cache *c, const char *list) {
   ifs_status rc = ifs_set_cache_get(c, list, span, k, &set, &st);
   ifs_test_fail_nth(0);
   ck_assert(rc == IFS_OK || rc == IFS_NOMEM);
-  return rc == IFS_OK;
+  return rc == IFS_OK && set != NULL;
 }
 
 /* Lists used once each, a shared one between every two: it stays. */
@@ -122,6 +137,29 @@ START_TEST(the_last_calls_set_is_not_replaced) {
 }
 END_TEST
 
+/* A short list is kept the second time it comes, a long one at once; the
+** short lists remembered are the last 64. */
+START_TEST(a_short_list_is_kept_when_it_comes_back) {
+  ifs_set_cache *c = ifs_set_cache_new();
+  ck_assert_ptr_null(ask(c, REFUSAL));
+  ck_assert_ptr_nonnull(ask(c, REFUSAL));
+  char list[4096] = "", one[32];
+  for (int i = 0; i < IFS_SET_CACHE_EAGER; i++) {
+    snprintf(one, sizeof one, "%sphrase %d", i ? "|" : "", i);
+    strcat(list, one);
+  }
+  ck_assert_ptr_nonnull(ask(c, list));
+  ck_assert_ptr_null(ask(c, "new|a|b|c|d|e|f|g"));
+  for (int i = 0; i < 64; i++) {
+    snprintf(one, sizeof one, "other%d|a|b|c|d|e|f|g", i);
+    ck_assert_ptr_null(ask(c, one));
+  }
+  ck_assert_ptr_null(ask(c, "new|a|b|c|d|e|f|g"));   /* forgotten meanwhile */
+  ck_assert_ptr_nonnull(ask(c, "new|a|b|c|d|e|f|g"));
+  ifs_set_cache_free(c);
+}
+END_TEST
+
 START_TEST(a_list_past_the_bound_is_not_kept) {
   ifs_set_cache *c = ifs_set_cache_new();
   size_t n = IFS_SET_CACHE_LIST_MAX;
@@ -130,9 +168,12 @@ START_TEST(a_list_past_the_bound_is_not_kept) {
   ifs_span span[2] = {{0, n / 2}, {n / 2, n / 2}};
   const ifs_needle_set *set;
   const char *st;
-  ck_assert_int_eq(ifs_set_cache_get(c, text, span, 2, &set, &st), IFS_OK);
-  ck_assert_ptr_null(set);
+  for (int time = 0; time < 2; time++) {   /* not when new, nor when back */
+    ck_assert_int_eq(ifs_set_cache_get(c, text, span, 2, &set, &st), IFS_OK);
+    ck_assert_ptr_null(set);
+  }
   span[1].len = n / 2 - 8;   /* with the two lengths, the bound exactly */
+  ck_assert_int_eq(ifs_set_cache_get(c, text, span, 2, &set, &st), IFS_OK);
   ck_assert_int_eq(ifs_set_cache_get(c, text, span, 2, &set, &st), IFS_OK);
   ck_assert_ptr_nonnull(set);
   ck_assert_int_eq(ifs_set_cache_get(c, text, span, 0, &set, &st), IFS_OK);
@@ -150,6 +191,7 @@ START_TEST(out_of_memory_keeps_the_cache) {
   size_t k = split(other, span);
   const ifs_needle_set *set;
   const char *st;
+  ck_assert_ptr_null(ask(c, other));   /* remembered: the next asking builds */
   int failed = 0;
   for (long n = 1; n < 20; n++) {   /* each allocation of a miss in turn */
     ifs_test_fail_nth(n);
@@ -173,6 +215,7 @@ static Suite *set_cache_suite(void) {
   tcase_add_loop_test(tc, lists_of_the_same_bytes_differ, 0, 2);
   tcase_add_test(tc, a_list_used_on_every_call_stays);
   tcase_add_test(tc, the_last_calls_set_is_not_replaced);
+  tcase_add_test(tc, a_short_list_is_kept_when_it_comes_back);
   tcase_add_test(tc, a_list_past_the_bound_is_not_kept);
   tcase_add_test(tc, out_of_memory_keeps_the_cache);
   suite_add_tcase(s, tc);
