@@ -944,8 +944,9 @@ static void write_needle_checks(ifs_result *r, const signed char *found) {
 /* One set's answers, found[] for its needles: searched for in the response
 ** where lowering maps characters or no needle of the plan meets a context
 ** lowercase, else in resp.lower() (lowering lowered text changes nothing). */
-static ifs_status set_find(ifs_evaluator *ev, row *w, const plan *pl, const ifs_needle_set *set,
-                           const char *needles, signed char *found) {
+static inline ifs_status set_find(ifs_evaluator *ev, row *w, const plan *pl,
+                                  const ifs_needle_set *set, const char *needles,
+                                  signed char *found) {
   if (w->plain_lower || !pl->meets_context) {
     ifs_needle_set_find(set, needles, w->resp, w->rn, w->plain_lower && w->ascii, found);
     return IFS_OK;
