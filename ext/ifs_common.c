@@ -139,3 +139,40 @@ uint64_t ifs_hash_bytes(const void *p, size_t n) {
   for (; i < n; i++) h = (h ^ s[i]) * 0x100000001B3ull;
   return h ^ (h >> 29);
 }
+
+void ifs_seen_init(ifs_seen *s, size_t sets, size_t ways) {
+  s->tags = NULL;
+  s->sets = sets;
+  s->ways = ways;
+  s->rng = 0x9E3779B9u;
+}
+
+void ifs_seen_free(ifs_seen *s) {
+  ifs_free(s->tags);
+  s->tags = NULL;
+}
+
+int ifs_seen_before(ifs_seen *s, uint64_t h, int *nomem) {
+  if (!s->tags) {
+    s->tags = ifs_malloc(s->sets * s->ways * sizeof *s->tags);
+    if (!s->tags) { *nomem = 1; return 0; }
+    memset(s->tags, 0, s->sets * s->ways * sizeof *s->tags);
+  }
+  uint32_t tag = (uint32_t)(h >> 32) | 1;   /* never 0, the empty slot */
+  uint32_t *set = &s->tags[s->ways * (h & (s->sets - 1))];
+  size_t empty = s->ways;
+  for (size_t i = 0; i < s->ways; i++) {
+    if (set[i] == tag) return 1;
+    if (!set[i] && empty == s->ways) empty = i;
+  }
+  if (empty == s->ways) {
+    uint32_t x = s->rng;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    s->rng = x;
+    empty = x % s->ways;
+  }
+  set[empty] = tag;
+  return 0;
+}

@@ -98,6 +98,25 @@ void ifs_arena_free(ifs_arena *a);
 /* A 64-bit hash of n bytes, eight at a time (cache keys; not for security). */
 uint64_t ifs_hash_bytes(const void *p, size_t n);
 
+/* A record of hashes seen, to tell a first sighting from a return (a cache
+** keeps only what comes back): 32-bit tags of the hashes, `ways` to each
+** of `sets` sets (powers of two), allocated at first use.  A new tag
+** replaces one of its full set at random, so that keys sharing a set that
+** come back in turn cannot keep pushing each other out.  A tag shared by
+** two keys only makes one look seen early. */
+typedef struct ifs_seen {
+  uint32_t *tags;
+  size_t sets, ways;
+  uint32_t rng;            /* xorshift state choosing the tag replaced */
+} ifs_seen;
+
+void ifs_seen_init(ifs_seen *s, size_t sets, size_t ways);
+void ifs_seen_free(ifs_seen *s);
+
+/* 1 when hash h was seen before; else remembers it and says 0 (and sets
+** *nomem when the record could not be allocated). */
+int ifs_seen_before(ifs_seen *s, uint64_t h, int *nomem);
+
 /* Asks the CPU to bring the n bytes at p into its cache, every line at once,
 ** for data read soon after and likely cold (nothing where the compiler has
 ** no prefetch).  The empty asm is a side effect the compiler must keep: a

@@ -79,10 +79,8 @@ typedef struct list_set {
 ** emptied at once, which keeps it simple and its memory bounded.  A text
 ** is kept only when it comes back: the first time, its plan is used from
 ** the work buffers and dropped, so a table whose every row has its own
-** constraints pays for no copies.  seen[] remembers recent first sightings
-** as 32-bit tags of their hashes, SEEN_WAYS to a set of SEEN_SETS; a new
-** tag replaces one at random, so that texts sharing a set that come back
-** in turn cannot keep pushing each other out. */
+** constraints pays for no copies.  seen (ifs_seen) remembers recent first
+** sightings, SEEN_WAYS to a set of SEEN_SETS. */
 #define PLAN_MAX 4096                       /* plans; the table has twice as many slots */
 #define PLAN_BYTES ((size_t)32 << 20)       /* total size of the plans */
 #define PLAN_KEEP_BYTES ((size_t)256 << 10) /* a bigger plan is not kept */
@@ -104,8 +102,7 @@ struct ifs_evaluator {
   size_t count, bytes;
   plan *last;             /* the kept plan the last row used (NULL: none) */
   plan *prev;             /* the last row's plan when it is kept (NULL: not) */
-  uint32_t *seen;         /* SEEN_SETS sets of tags of texts seen once */
-  uint32_t seen_rng;      /* xorshift state choosing the tag replaced */
+  ifs_seen seen;          /* texts seen once */
   plan_check *wchecks;    /* compiling: the checks, */
   size_t wn, wcap;
   ifs_needle *wneedles;   /* the needles' searches, */
@@ -153,6 +150,7 @@ ifs_evaluator *ifs_evaluator_new(void) {
   if (!ev) return NULL;
   memset(ev, 0, sizeof *ev);
   ifs_arena_init(&ev->arena);
+  ifs_seen_init(&ev->seen, SEEN_SETS, SEEN_WAYS);
   ev->regex = ifs_regex_cache_new();
   if (!ev->regex) { ifs_free(ev); return NULL; }
   return ev;
@@ -168,7 +166,7 @@ void ifs_evaluator_free(ifs_evaluator *ev) {
   ifs_buf_free(&ev->scratch);
   plans_flush(ev);
   ifs_free(ev->table);
-  ifs_free(ev->seen);
+  ifs_seen_free(&ev->seen);
   ifs_needle_set_free(ev->work.set);
   ifs_free(ev->wneedles);
   ifs_free(ev->spans);
@@ -554,34 +552,6 @@ static int plans_insert(ifs_evaluator *ev, plan *pl) {
   return IFS_OK;
 }
 
-/* 1 when a text of hash h was seen before (its tag is in seen[]); else
-** remembers it and says 0.  A tag shared by two texts only caches early. */
-static int seen_before(ifs_evaluator *ev, uint64_t h, int *nomem) {
-  if (!ev->seen) {
-    ev->seen = ifs_malloc(SEEN_WAYS * SEEN_SETS * sizeof *ev->seen);
-    if (!ev->seen) { *nomem = 1; return 0; }
-    memset(ev->seen, 0, SEEN_WAYS * SEEN_SETS * sizeof *ev->seen);
-    ev->seen_rng = 0x9E3779B9u;
-  }
-  uint32_t tag = (uint32_t)(h >> 32) | 1;   /* never 0, the empty slot */
-  uint32_t *set = &ev->seen[SEEN_WAYS * (h & (SEEN_SETS - 1))];
-  int empty = -1;
-  for (int i = 0; i < SEEN_WAYS; i++) {
-    if (set[i] == tag) return 1;
-    if (!set[i] && empty < 0) empty = i;
-  }
-  if (empty < 0) {
-    uint32_t x = ev->seen_rng;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    ev->seen_rng = x;
-    empty = (int)(x % SEEN_WAYS);
-  }
-  set[empty] = tag;
-  return 0;
-}
-
 /* 1 when kept plan pl is the plan of constraints text cons (its key). */
 static int plan_is_for(const plan *pl, const char *cons, size_t cn) {
   return pl->kn == cn && memcmp(pl->key, cons, cn) == 0;
@@ -642,7 +612,7 @@ static plan *get_plan(ifs_evaluator *ev, const char *cons, size_t cn, uint64_t h
     return NULL;
   if (plan_size(&ev->work, cn) > PLAN_KEEP_BYTES) return &ev->work;
   int nomem = 0;
-  if (!seen_before(ev, h, &nomem)) return nomem ? NULL : &ev->work;
+  if (!ifs_seen_before(&ev->seen, h, &nomem)) return nomem ? NULL : &ev->work;
   plan *pl = plan_freeze(ev, h, cons, cn);
   if (!pl) return NULL;
   if (plans_insert(ev, pl)) { plan_free(pl); return NULL; }

@@ -7,7 +7,7 @@
 ** where its needles are, and the key is the text its searches are given.
 ** A look-up builds the key in a scratch buffer, hashes it and compares it
 ** with the entries of that hash.  A miss on a short list only records its
-** hash among the last SEEN lists' (a second miss keeps it); on a long one,
+** hash among recent ones (ifs_seen: a second miss keeps it); on a long one,
 ** or a short one seen before, it replaces the entry used least recently, so
 ** a list used on every row (a refusal detector) stays while the rows' own
 ** lists come and go, and the entry the call before used is never the one
@@ -26,13 +26,10 @@ typedef struct entry {
   ifs_needle_set *set;
 } entry;
 
-#define SEEN 64   /* short lists' hashes remembered, the oldest replaced */
-
 struct ifs_set_cache {
   entry e[IFS_SET_CACHE_ENTRIES];
   uint64_t calls;
-  uint64_t seen[SEEN];
-  size_t seen_next;
+  ifs_seen seen;           /* short lists asked for once */
   ifs_buf key;             /* the list being looked up */
   ifs_span *spans;         /* its needles in the key */
   size_t spans_cap;
@@ -46,6 +43,7 @@ ifs_set_cache *ifs_set_cache_new(void) {
   if (!c) return NULL;
   memset(c, 0, sizeof *c);
   ifs_buf_init(&c->key);
+  ifs_seen_init(&c->seen, 16, 4);
   return c;
 }
 
@@ -59,6 +57,7 @@ void ifs_set_cache_free(ifs_set_cache *c) {
   if (!c) return;
   for (size_t i = 0; i < IFS_SET_CACHE_ENTRIES; i++) entry_clear(&c->e[i]);
   ifs_buf_free(&c->key);
+  ifs_seen_free(&c->seen);
   ifs_free(c->spans);
   ifs_free(c);
 }
@@ -105,16 +104,6 @@ static entry *least_recent(ifs_set_cache *c) {
   return v;
 }
 
-/* 1 when a short list of hash h was asked for before; else remembers it. */
-static int seen_before(ifs_set_cache *c, uint64_t h) {
-  h |= 1;   /* never 0, an empty slot */
-  for (size_t i = 0; i < SEEN; i++)
-    if (c->seen[i] == h) return 1;
-  c->seen[c->seen_next] = h;
-  c->seen_next = (c->seen_next + 1) % SEEN;
-  return 0;
-}
-
 /* Keeps the list in c->key with its set, in place of the least recent. */
 static entry *insert(ifs_set_cache *c, uint64_t h, size_t k) {
   char *key = ifs_malloc(c->key.len);
@@ -148,7 +137,9 @@ ifs_status ifs_set_cache_get(ifs_set_cache *c, const char *text, const ifs_span 
   if (c->same_hash) h = 0;
 #endif
   entry *e = find(c, h);
-  if (!e && k < IFS_SET_CACHE_EAGER && !seen_before(c, h)) return IFS_OK;
+  int nomem = 0;
+  if (!e && k < IFS_SET_CACHE_EAGER && !ifs_seen_before(&c->seen, h, &nomem))
+    return nomem ? IFS_NOMEM : IFS_OK;
   if (!e && !(e = insert(c, h, k))) return IFS_NOMEM;
   e->last = ++c->calls;
   *set = e->set;

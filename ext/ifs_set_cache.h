@@ -20,9 +20,9 @@ typedef struct ifs_set_cache ifs_set_cache;
 /* Entries of a cache, and the largest list (its needles' bytes) one keeps:
 ** a larger list's set is the caller's to build for its row.  A list of
 ** fewer than IFS_SET_CACHE_EAGER needles is kept the second time it is
-** asked for: the first time, searching for its needles one by one costs
-** less than building its set (a case's own words to include, new on every
-** row, are never built). */
+** asked for (64 first sightings are remembered): the first time, searching
+** for its needles one by one costs less than building its set (a case's
+** own words to include, new on every row, are never built). */
 #define IFS_SET_CACHE_ENTRIES 8
 #define IFS_SET_CACHE_LIST_MAX ((size_t)64 << 10)
 #define IFS_SET_CACHE_EAGER 32

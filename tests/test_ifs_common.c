@@ -1,9 +1,9 @@
 /*
 ** test_ifs_common.c — unit tests of ext/ifs_common.c: the byte buffer
 ** (exact bytes, growth, sticky out-of-memory), the bump arena (alignment,
-** blocks, reset, failure) and the byte hash (values computed independently
+** blocks, reset, failure), the byte hash (values computed independently
 ** with Python from the same definition, and the properties the caches
-** rely on).
+** rely on) and the record of hashes seen.
 */
 #include "ifs_test.h"
 #include "soup.h"
@@ -226,6 +226,46 @@ START_TEST(hash_spreads_low_bits) {
 }
 END_TEST
 
+/* A first sighting says 0 and is remembered, a return says 1; a full set
+** takes a new tag in place of one of its own, leaving the others; a record
+** that cannot be allocated says so and works once it can. */
+START_TEST(seen_tells_returns) {
+  ifs_seen s;
+  ifs_seen_init(&s, 4, 2);
+  int nomem = 0;
+  ck_assert_int_eq(ifs_seen_before(&s, 0x1234567800000001ull, &nomem), 0);
+  ck_assert_int_eq(ifs_seen_before(&s, 0x1234567800000001ull, &nomem), 1);
+  ck_assert_int_eq(ifs_seen_before(&s, 0x2234567800000001ull, &nomem), 0);   /* same set */
+  ck_assert_int_eq(ifs_seen_before(&s, 0x1234567800000002ull, &nomem), 0);   /* another */
+  ck_assert_int_eq(ifs_seen_before(&s, 0x3234567800000001ull, &nomem), 0);   /* set full */
+  int kept = ifs_seen_before(&s, 0x1234567800000001ull, &nomem) +
+             ifs_seen_before(&s, 0x2234567800000001ull, &nomem);
+  ck_assert_int_eq(kept, 1);   /* one of the two was replaced (and is now back in) */
+  ck_assert_int_eq(ifs_seen_before(&s, 0x1234567800000002ull, &nomem), 1);
+  ck_assert_int_eq(nomem, 0);
+  ifs_seen_free(&s);
+  ifs_seen_init(&s, 4, 2);
+  ifs_test_fail_nth(1);
+  ck_assert_int_eq(ifs_seen_before(&s, 7ull << 32, &nomem), 0);
+  ifs_test_fail_nth(0);
+  ck_assert_int_eq(nomem, 1);
+  nomem = 0;
+  ck_assert_int_eq(ifs_seen_before(&s, 7ull << 32, &nomem), 0);
+  ck_assert_int_eq(ifs_seen_before(&s, 7ull << 32, &nomem), 1);
+  ck_assert_int_eq(nomem, 0);
+  ifs_seen_free(&s);
+  /* three keys of one two-way set, in turn: each comes back seen at times
+  ** (a fixed way to replace would leave two of them never seen again) */
+  ifs_seen_init(&s, 4, 2);
+  int hits[3] = {0, 0, 0};
+  for (int round = 0; round < 30; round++)
+    for (int k = 0; k < 3; k++)
+      hits[k] += ifs_seen_before(&s, (uint64_t)(k + 1) << 40 | 1, &nomem);
+  for (int k = 0; k < 3; k++) ck_assert_int_gt(hits[k], 0);
+  ifs_seen_free(&s);
+}
+END_TEST
+
 static Suite *common_suite(void) {
   Suite *s = suite_create("ifs_common");
   TCase *tc = tcase_create("core");
@@ -239,6 +279,7 @@ static Suite *common_suite(void) {
   tcase_add_test(tc, hash_known_values);
   tcase_add_test(tc, hash_properties);
   tcase_add_test(tc, hash_spreads_low_bits);
+  tcase_add_test(tc, seen_tells_returns);
   suite_add_tcase(s, tc);
   return s;
 }
