@@ -337,12 +337,15 @@ static ifs_status plan_prepare_needles(ifs_evaluator *ev) {
   size_t k = 0;
   w->n_include = 0;
   w->meets_context = 0;
+  /* a needle meeting a context lowercase holds byte CC or CF: a text with
+  ** neither (most) is not read needle by needle */
+  int may_meet = memchr(w->text, 0xCC, w->tn) || memchr(w->text, 0xCF, w->tn);
   for (size_t i = 0; i < w->n; i++) {
     plan_check *c = &w->checks[i];
     if (!is_needle(c)) continue;
     c->needle_at = k++;
     w->n_include += c->kind == IFS_MUST_INCLUDE;
-    w->meets_context |= meets_context_lowercase(w->text + c->low_at, c->low_len);
+    if (may_meet) w->meets_context |= meets_context_lowercase(w->text + c->low_at, c->low_len);
   }
   w->nn = k;
   ev->nlists = 0;
