@@ -206,20 +206,22 @@ AVX2_TARGET static __m256i byteset_match32(const ifs_byteset *s, __m256i v) {
   return m;
 }
 
-/* The ASCII search 32 positions at a time; *p is where it stopped. */
-AVX2_TARGET static int find_ascii_avx2(const ifs_needle *nd, const char *h, size_t n, size_t *p,
-                                       size_t *work, size_t budget) {
-  size_t last = nd->len - 1;
-  for (; *p + last + 32 <= n; *p += 32) {
-    __m256i m = _mm256_and_si256(
-        byteset_match32(&nd->ascii_first, _mm256_loadu_si256((const __m256i *)(const void *)(h + *p))),
-        byteset_match32(&nd->ascii_last,
-                        _mm256_loadu_si256((const __m256i *)(const void *)(h + *p + last))));
+/* The search 32 positions at a time from *p (where it stopped): where byte
+** set a holds and, reach bytes on, set b (reach 0: a alone), the needle is
+** verified (ascii: in ASCII text). */
+AVX2_TARGET static int find_avx2(const ifs_needle *nd, const ifs_byteset *a,
+                                 const ifs_byteset *b, size_t reach, const char *h, size_t n,
+                                 int ascii, size_t *p, size_t *work, size_t budget) {
+  for (; *p + reach + 32 <= n; *p += 32) {
+    __m256i m = byteset_match32(a, _mm256_loadu_si256((const __m256i *)(const void *)(h + *p)));
+    if (reach)
+      m = _mm256_and_si256(m, byteset_match32(b, _mm256_loadu_si256(
+                                                     (const __m256i *)(const void *)(h + *p + reach))));
     unsigned mask = (unsigned)_mm256_movemask_epi8(m);
     while (mask) {
       size_t at = *p + (size_t)__builtin_ctz(mask);
       mask &= mask - 1;
-      if (verify_ascii_at(nd, h, n, at, work)) return 1;
+      if (verify(nd, h, n, at, ascii, work)) return 1;
       if (*work > budget) return -1;
     }
   }
@@ -233,7 +235,7 @@ static int find_ascii(const ifs_needle *nd, const char *h, size_t n) {
   size_t work = 0, budget = 4 * n + 4096, p = 0, last = nd->len - 1;
 #if IFS_AVX2
   if (__builtin_cpu_supports("avx2")) {
-    int rc = find_ascii_avx2(nd, h, n, &p, &work, budget);
+    int rc = find_avx2(nd, &nd->ascii_first, &nd->ascii_last, last, h, n, 1, &p, &work, budget);
     if (rc) return rc;
   }
 #endif
@@ -257,6 +259,12 @@ static int find(const ifs_needle *nd, const char *h, size_t n, int ascii) {
   if (ascii) return nd->ascii ? find_ascii(nd, h, n) : 0;
   /* Verification is capped so that no text makes the search quadratic. */
   size_t work = 0, budget = 4 * n + 4096, p = 0;
+#if IFS_AVX2
+  if (__builtin_cpu_supports("avx2")) {
+    int rc = find_avx2(nd, &nd->first, &nd->second, nd->second_at, h, n, 0, &p, &work, budget);
+    if (rc) return rc;
+  }
+#endif
 #if IFS_V16
   size_t reach = nd->second_at;   /* bytes read past p */
   for (; p + reach + 16 <= n; p += 16) {
