@@ -1,10 +1,11 @@
 /*
 ** ifs_needle_set.c — many needles in one pass (see ifs_needle_set.h).
 **
-** Building: each needle's prefixes (its first characters, each replaced by
-** every character that lowers to it, encoded, cut to PREFIX_MAX bytes,
-** folded); the distinct prefixes sorted and cut into BUCKETS buckets, one
-** prefix length to a bucket (a short prefix leaves the later bytes free,
+** Building: each needle's prefixes (its characters from where English text
+** holds them least often, prefix_skip(), each replaced by every character
+** that lowers to it, encoded, cut to PREFIX_MAX bytes, folded); the
+** distinct prefixes sorted and cut into BUCKETS buckets, one prefix length
+** to a bucket (a short prefix leaves the later bytes free,
 ** which would loosen a bucket of longer ones); the nibble tables, and the
 ** ext tables of the bytes after the prefixes; a hash table of the
 ** prefixes, each with the list of needles it starts.
@@ -19,6 +20,7 @@
 #include "ifs_needle_set.h"
 #include "ifs_needle.h"
 #include "ifs_text.h"
+#include "ifs_english_table.h"
 #include <string.h>
 #include "ifs_simd.h"
 #if IFS_X86_SIMD   /* SSSE3, AVX2, AVX-512 loops, chosen at run time; NEON on arm64; else bytes */
@@ -186,8 +188,67 @@ static size_t sources_of(uint32_t cp, sources *s) {
   return n;
 }
 
+/* Where a needle's prefix starts: the window that costs a search least.
+** A window starts where only ASCII letters other than k come before it,
+** since the text holds such a letter in one byte (its two cases; KELVIN
+** SIGN lowers to k), so the match starts that many bytes earlier.
+**
+** In a set of at most ROOM_NEEDLES, the vector loops' second tables test
+** the (up to four) bytes after a prefix.  A window in many answers makes the
+** first stage pass and the second read; if the bytes after it are common
+** too, the loop stops for a look-up, which costs about as much as eight such
+** passes (measured on model answers and on generated rows).  So a window's
+** cost is its odds in text plus eight times the odds of it with the bytes
+** after it, both from a Markov chain of byte classes over English text
+** (ifs_english_table.h): "reov" of "moreover" is rare, "more" is not.
+**
+** In a bigger set, a bucket holds many prefixes, its tables let through
+** every mix of their bytes, and the second tables hold too many to turn
+** much down: there the rarest bytes count, whatever their order (the sum of
+** each byte's commonness; the Markov chain did worse on sets of 300). */
+#define ROOM_NEEDLES 128
+#define STOP_COST 8   /* a stop for a look-up, in first-stage passes */
+
+/* 2^58 times the odds of a cost in half-bits (2^-cost/2): a fixed-point
+** number that the sums below cannot overflow. */
+static uint64_t odds_of(unsigned half_bits) {
+  const uint64_t one = (uint64_t)1 << 58, one_over_root2 = 0x2D413CCCFE77992ull;
+  unsigned shift = half_bits / 2;
+  if (shift >= 58) return 0;
+  return (half_bits & 1 ? one_over_root2 : one) >> shift;
+}
+
+/* The half-bits of bytes u[from .. to) following u[from - 1] (from > 0). */
+static unsigned chain_cost(const unsigned char *u, size_t from, size_t to) {
+  unsigned c = 0;
+  for (size_t i = from; i < to; i++) c += ifs_en_next[ifs_en_class[u[i - 1]]][ifs_en_class[u[i]]];
+  return c;
+}
+
+/* 1 when a window may start at d (see above). */
+static int window_may_start(const unsigned char *u, size_t d) {
+  return d == 0 || (u[d - 1] < 0x80 && u[d - 1] != 'k');
+}
+
+/* The window of least cost with the bytes after it (a set of at most
+** ROOM_NEEDLES). */
+static size_t least_likely_window(const unsigned char *u, size_t len) {
+  size_t best = 0;
+  uint64_t best_cost = UINT64_MAX;
+  for (size_t d = 0; d + PREFIX_MAX <= len && window_may_start(u, d); d++) {
+    size_t end = d + PREFIX_MAX, after = len - end < PREFIX_MAX ? len - end : PREFIX_MAX;
+    unsigned window = ifs_en_start[ifs_en_class[u[d]]] + chain_cost(u, d + 1, end);
+    uint64_t cost = odds_of(window) + STOP_COST * odds_of(window + chain_cost(u, end, end + after));
+    if (cost < best_cost) {
+      best_cost = cost;
+      best = d;
+    }
+  }
+  return best;
+}
+
 /* How common a byte is in text, roughly, on a log scale (space 16, e 13,
-** q 5; Cyrillic lead bytes 15), for choosing rare prefixes. */
+** q 5; Cyrillic lead bytes 15). */
 static inline unsigned commonness(unsigned char c) {
   static const unsigned char letters[26] = {
     12, 8, 9, 10, 13, 9, 9, 11, 11, 5, 7, 10, 9, 11, 12, 9, 5, 11, 11, 12, 9, 8, 9, 5, 9, 5};
@@ -200,35 +261,26 @@ static inline unsigned commonness(unsigned char c) {
   return 6;
 }
 
-/* Where a needle's prefix starts: at the rarest four bytes (by the sum of
-** their commonness) among those that only ASCII letters other than k come
-** before, since the text holds such a letter in one byte (its two cases;
-** KELVIN SIGN lowers to k), so the match starts that many bytes earlier.
-** In a set of at most ROOM_NEEDLES, windows with four more bytes after
-** them come first: the vector loops test those bytes too (the ext
-** tables), which in a bigger set hold too many bytes per bucket to turn
-** much down, while the rarest four bytes still do. */
-#define ROOM_NEEDLES 128
-
-static size_t prefix_skip(const char *low, size_t len, int want_room) {
-  const unsigned char *u = (const unsigned char *)low;
-  if (len <= PREFIX_MAX) return 0;
+/* The window of the rarest bytes (a bigger set). */
+static size_t rarest_bytes_window(const unsigned char *u, size_t len) {
   size_t best = 0, cost = 0;
   for (size_t i = 0; i < PREFIX_MAX; i++) cost += commonness(u[i]);
   size_t best_cost = cost;
-  int best_room = want_room && len >= 2 * PREFIX_MAX;
-  for (size_t d = 1; d + PREFIX_MAX <= len; d++) {   /* the window slides by a byte */
-    if (u[d - 1] >= 0x80 || u[d - 1] == 'k') break;
+  for (size_t d = 1; d + PREFIX_MAX <= len && window_may_start(u, d); d++) {
     cost += commonness(u[d + PREFIX_MAX - 1]);
     cost -= commonness(u[d - 1]);
-    int room = want_room && d + 2 * PREFIX_MAX <= len;
-    if (room > best_room || (room == best_room && cost < best_cost)) {
+    if (cost < best_cost) {
       best_cost = cost;
       best = d;
-      best_room = room;
     }
   }
   return best;
+}
+
+static size_t prefix_skip(const char *low, size_t len, int room) {
+  const unsigned char *u = (const unsigned char *)low;
+  if (len <= PREFIX_MAX) return 0;
+  return room ? least_likely_window(u, len) : rarest_bytes_window(u, len);
 }
 
 /* Adds every prefix a match of needle j (low[0..len)) can hold skip bytes
@@ -1070,5 +1122,9 @@ void ifs_test_needle_set_find_level(const ifs_needle_set *s, const char *needles
                                     const char *text, size_t n, int ascii, signed char *found,
                                     int level) {
   find_level(s, needles, text, n, ascii, found, level);
+}
+
+size_t ifs_test_needle_set_prefix_skip(const char *low, size_t len, int room) {
+  return prefix_skip(low, len, room);
 }
 #endif

@@ -16,8 +16,10 @@
 ** Where some pass, the vector loops test the four bytes after the prefix
 ** too, with tables of what follows each bucket's prefixes: a four-byte
 ** prefix from a common word ("prov" of "I can't provide") is in most
-** answers, eight bytes seldom are.  So a needle's prefix is its rarest
-** four bytes among those with four more after them, where it has such.
+** answers, eight bytes seldom are.  So a needle's prefix is the four bytes
+** that, with the bytes after them, English text holds least often (by a
+** Markov chain of byte classes: ifs_english_table.h; in a set of hundreds,
+** its rarest four bytes).
 ** A position that passes is looked up in a hash table of the prefixes,
 ** and each needle with that prefix is verified as ifs_needle_at() does.  A
 ** needle found is done with, and once all needles of a bucket are, the
@@ -77,6 +79,11 @@ void ifs_needle_set_find(const ifs_needle_set *s, const char *needles, const cha
 void ifs_test_needle_set_find_level(const ifs_needle_set *s, const char *needles,
                                     const char *text, size_t n, int ascii, signed char *found,
                                     int level);
+
+/* Test hook: how many bytes of the lowered needle low[0..len) come before
+** the four its prefix is, in a set whose second tables test the bytes after
+** it (room) or not. */
+size_t ifs_test_needle_set_prefix_skip(const char *low, size_t len, int room);
 #endif
 
 #endif

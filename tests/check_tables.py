@@ -14,6 +14,7 @@ TABLES = [
     ("tools/gen_unicode_tables.py", "ext/ifs_unicode_tables.h"),
     ("tools/gen_regex_tables.py", "ext/ifs_regex_tables.h"),
     ("tools/gen_unicode_names.py", "ext/ifs_unicode_names_table.h"),
+    ("tools/gen_english_table.py", "ext/ifs_english_table.h"),
 ]
 
 

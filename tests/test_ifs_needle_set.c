@@ -335,6 +335,39 @@ START_TEST(test_out_of_memory) {
 }
 END_TEST
 
+/* The four bytes a needle's prefix is: in a set whose second tables test
+** the bytes after it (room), the window English text holds least with
+** them; in a bigger set, the window of the rarest bytes.  Exact windows of
+** the table in the tree: a change of the table or the costs shows here. */
+START_TEST(test_prefix_choice) {
+  static const struct {
+    const char *low;
+    int room;
+    size_t skip;
+  } cases[] = {
+    {"moreover", 1, 2},              /* "reov", not the common word "more" */
+    {"in conclusion", 1, 5},         /* "nclu", not "in c" */
+    {"not ethical", 1, 2},           /* "t et", not "not " */
+    {"as a language model", 1, 8},   /* "guag" */
+    {"tapestry", 1, 0},              /* "tape", with "stry" after it */
+    {"tapestry", 0, 4},              /* a big set: the rarest bytes, "stry" */
+    {"quantum", 0, 0},               /* "quan": q is rare */
+    {"not ethical", 0, 7},           /* "ical" */
+    {"xyz quiz jazz", 1, 9},         /* "jazz" */
+    {"ok quiz jazz", 1, 0},          /* not past a k: it may be KELVIN SIGN (3 bytes) */
+    {"akindness", 1, 1},             /* (a window may start at one) */
+    {"caf\xc3\xa9 quiz jazz", 1, 0},  /* nor past a character that is not ASCII */
+    {"zebra", 1, 0},                 /* the first four, then "a" */
+    {"abc", 1, 0},                   /* shorter than a prefix */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    size_t got = ifs_test_needle_set_prefix_skip(cases[i].low, strlen(cases[i].low), cases[i].room);
+    ck_assert_msg(got == cases[i].skip, "%s (room %d): skip %zu, expected %zu", cases[i].low,
+                  cases[i].room, got, cases[i].skip);
+  }
+}
+END_TEST
+
 static Suite *needle_set_suite(void) {
   Suite *s = suite_create("ifs_needle_set");
   TCase *tc = tcase_create("core");
@@ -342,6 +375,7 @@ static Suite *needle_set_suite(void) {
   tcase_add_loop_test(tc, test_known_answers, 0, sizeof knowns / sizeof knowns[0]);
   tcase_add_loop_test(tc, test_random_sets, 0, 4);
   tcase_add_test(tc, test_phrase_lists);
+  tcase_add_test(tc, test_prefix_choice);
   tcase_add_test(tc, test_adversarial_gives_up);
   tcase_add_test(tc, test_out_of_memory);
   suite_add_tcase(s, tc);
