@@ -200,7 +200,11 @@ static size_t sources_of(uint32_t cp, sources *s) {
 ** passes (measured on model answers and on generated rows).  So a window's
 ** cost is its odds in text plus eight times the odds of it with the bytes
 ** after it, both from a Markov chain of byte classes over English text
-** (ifs_english_table.h): "reov" of "moreover" is rare, "more" is not.
+** (ifs_english_table.h): "t et" of "not ethical" is rare, "not " is not.
+** Where the needle ends less than four bytes after a window, its bucket's
+** second tables let any byte through there, for every prefix of the bucket:
+** each byte missing costs as much as a window of odds 2^-8 (TAIL_COST), so
+** a window with four bytes after it comes first unless all are common.
 **
 ** In a bigger set, a bucket holds many prefixes, its tables let through
 ** every mix of their bytes, and the second tables hold too many to turn
@@ -208,6 +212,7 @@ static size_t sources_of(uint32_t cp, sources *s) {
 ** each byte's commonness; the Markov chain did worse on sets of 300). */
 #define ROOM_NEEDLES 128
 #define STOP_COST 8   /* a stop for a look-up, in first-stage passes */
+#define TAIL_COST 16  /* a byte missing after a window, in half-bits of odds */
 
 /* 2^58 times the odds of a cost in half-bits (2^-cost/2): a fixed-point
 ** number that the sums below cannot overflow. */
@@ -238,7 +243,8 @@ static size_t least_likely_window(const unsigned char *u, size_t len) {
   for (size_t d = 0; d + PREFIX_MAX <= len && window_may_start(u, d); d++) {
     size_t end = d + PREFIX_MAX, after = len - end < PREFIX_MAX ? len - end : PREFIX_MAX;
     unsigned window = ifs_en_start[ifs_en_class[u[d]]] + chain_cost(u, d + 1, end);
-    uint64_t cost = odds_of(window) + STOP_COST * odds_of(window + chain_cost(u, end, end + after));
+    uint64_t cost = odds_of(window) + STOP_COST * odds_of(window + chain_cost(u, end, end + after)) +
+                    (PREFIX_MAX - after) * odds_of(TAIL_COST);
     if (cost < best_cost) {
       best_cost = cost;
       best = d;

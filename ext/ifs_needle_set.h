@@ -18,8 +18,8 @@
 ** prefix from a common word ("prov" of "I can't provide") is in most
 ** answers, eight bytes seldom are.  So a needle's prefix is the four bytes
 ** that, with the bytes after them, English text holds least often (by a
-** Markov chain of byte classes: ifs_english_table.h; in a set of hundreds,
-** its rarest four bytes).
+** Markov chain of byte classes: ifs_english_table.h), with four bytes after
+** them where it has such (in a set of hundreds, its rarest four bytes).
 ** A position that passes is looked up in a hash table of the prefixes,
 ** and each needle with that prefix is verified as ifs_needle_at() does.  A
 ** needle found is done with, and once all needles of a bucket are, the

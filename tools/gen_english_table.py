@@ -4,8 +4,8 @@ text holds a byte after another.
 
 A needle set (ext/ifs_needle_set.c) tests four bytes of each needle, its
 prefix, at every position of a response, and the four after them where the
-first four pass.  Which four a needle gives is a choice: "more" of
-"moreover" is in many answers, "reov" in few.  To choose, the builder
+first four pass.  Which four a needle gives is a choice: "not " of "not
+ethical" is in many answers, "t et" in few.  To choose, the builder
 estimates how often a window of bytes occurs in English text with a Markov
 chain over byte classes: the odds of the window's first class, times the odds
 of each next class after the one before it.
