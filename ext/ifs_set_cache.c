@@ -26,6 +26,10 @@ typedef struct entry {
   ifs_needle_set *set;
 } entry;
 
+/* Short lists' first sightings remembered (ifs_seen): 64, four to a set. */
+#define SEEN_SETS 16
+#define SEEN_WAYS 4
+
 struct ifs_set_cache {
   entry e[IFS_SET_CACHE_ENTRIES];
   uint64_t calls;
@@ -43,7 +47,7 @@ ifs_set_cache *ifs_set_cache_new(void) {
   if (!c) return NULL;
   memset(c, 0, sizeof *c);
   ifs_buf_init(&c->key);
-  ifs_seen_init(&c->seen, 16, 4);
+  ifs_seen_init(&c->seen, SEEN_SETS, SEEN_WAYS);
   return c;
 }
 
