@@ -54,7 +54,7 @@ link_lib = $(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(1) $(2) $(LIB_LDFLAGS)
 CORE_SRC = ext/ifs_common.c ext/ifs_text.c ext/ifs_needle.c ext/ifs_needle_set.c ext/ifs_json.c \
            ext/ifs_pyval.c ext/ifs_re_parse.c ext/ifs_re_charset.c ext/ifs_re_emit.c ext/ifs_re_nfa.c \
            ext/ifs_unicode_names.c \
-           ext/ifs_regex.c ext/ifs_redfa.c ext/ifs_set_cache.c ext/ifs_eval.c ext/ifs_memo.c
+           ext/ifs_regex.c ext/ifs_redfa.c ext/ifs_set_cache.c ext/ifs_list_cache.c ext/ifs_eval.c ext/ifs_memo.c
 CORE_OBJ = $(CORE_SRC:ext/%.c=build/obj/%.o)
 EXT_OBJ  = $(CORE_OBJ) build/obj/ifs_alloc_sqlite.o build/obj/ifscore.o
 HEADERS  = $(wildcard ext/*.h) VERSION

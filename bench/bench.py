@@ -374,12 +374,15 @@ def compare(rows, cases, args):
         for r in range(args.rounds):
             compare_round(cons, (0, 1) if r % 2 == 0 else (1, 0), query, ratios)
         compare_line(name, ratios)
-    ratios = [[], []]   # texts neither connection has seen, every round
-    for r in range(args.rounds):
-        for i in (0, 1) if r % 2 == 0 else (1, 0):
-            make_table(cons[i], "v", own_texts(rows, f"round{r}-{i}"))
-            compare_round(cons, (i,), SCORE, ratios)
-    compare_line("one constraints text per row, all distinct", ratios)
+    per_case = phrase_tables(rows, cases)[1][1]
+    for name, base in (("one constraints text per row, all distinct", rows),
+                       ("the same with each case's 10 + the 50 phrases", per_case)):
+        ratios = [[], []]   # texts neither connection has seen, every round
+        for r in range(args.rounds):
+            for i in (0, 1) if r % 2 == 0 else (1, 0):
+                make_table(cons[i], "v", own_texts(base, f"round{r}-{i}"))
+                compare_round(cons, (i,), SCORE, ratios)
+        compare_line(name, ratios)
     for con in cons:
         con.close()
 

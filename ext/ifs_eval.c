@@ -16,6 +16,7 @@
 #include "ifs_needle.h"
 #include "ifs_needle_set.h"
 #include "ifs_set_cache.h"
+#include "ifs_list_cache.h"
 #include "ifs_pyval.h"
 #include "ifs_text.h"
 #include <string.h>
@@ -74,6 +75,14 @@ typedef struct list_set {
   size_t first;
 } list_set;
 
+/* A list just compiled, to offer to the list cache (ifs_list_cache.h) once
+** the plan's lists are all compiled (a list taken from the cache is copied
+** until then): its checks and text in the work buffers. */
+typedef struct list_offer {
+  const ifs_jval *json;
+  size_t checks, checks_end, text, text_end;
+} list_offer;
+
 /* The plan cache: eval tables repeat each case's constraints once per run
 ** or model, so it holds thousands; when full (count or bytes) it is
 ** emptied at once, which keeps it simple and its memory bounded.  A text
@@ -120,6 +129,13 @@ struct ifs_evaluator {
   ifs_set_cache *sets;    /* the lists' sets of plans used once, */
   list_set lists[2];      /* and the work plan's (nlists of them) */
   size_t nlists;
+  ifs_list_cache *compiled;   /* long lists compiled, by their JSON; */
+  list_offer offers[2];   /* compiling: the lists offered to it after, */
+  size_t noffers;
+  ifs_list copied[2];     /* and the include and exclude lists copied (k 0: none) */
+#ifdef IFS_TESTING
+  size_t lists_copied;
+#endif
 };
 
 static void plans_flush(ifs_evaluator *ev);
@@ -172,6 +188,7 @@ void ifs_evaluator_free(ifs_evaluator *ev) {
   ifs_free(ev->spans);
   ifs_free(ev->found);
   ifs_set_cache_free(ev->sets);
+  ifs_list_cache_free(ev->compiled);
   ifs_free(ev->wchecks);
   ifs_buf_free(&ev->wtext);
   ifs_free(ev);
@@ -290,15 +307,85 @@ static int compile_needle(ifs_evaluator *ev, const ifs_jval *item, ifs_kind kind
   return IFS_OK;
 }
 
-/* _as_list(): null -> none, array -> each element, anything else -> one. */
+/* A list the JSON reader took whole from the list cache: its needles,
+** copied.  The cache holds it still (nothing is offered to it until the
+** plan's lists are all compiled), so the look-up cannot miss. */
+static int copy_list(ifs_evaluator *ev, const ifs_jval *v, ifs_kind kind) {
+  ifs_list l;
+  if (ifs_list_cache_find(ev->compiled, v->str, v->len, &l) != v->len) return IFS_NOMEM;
+  ev->copied[kind == IFS_MUST_EXCLUDE] = l;
+#ifdef IFS_TESTING
+  ev->lists_copied++;
+#endif
+  size_t base = ev->wtext.len;
+  if (ifs_buf_append(&ev->wtext, l.text, l.tn)) return IFS_NOMEM;
+  for (size_t i = 0; i < l.k; i++) {
+    plan_check *c = plan_add(ev, kind);
+    if (!c) return IFS_NOMEM;
+    c->arg_at = base + l.needles[i].arg_at;
+    c->arg_len = l.needles[i].arg_len;
+    c->low_at = base + l.needles[i].low_at;
+    c->low_len = l.needles[i].low_len;
+  }
+  return IFS_OK;
+}
+
+/* _as_list(): null -> none, array -> each element, anything else -> one.
+** A long list read from its JSON is offered to the list cache after. */
 static int compile_needles(ifs_evaluator *ev, const ifs_jval *v, ifs_kind kind) {
   if (!v || v->type == IFS_JNULL) return IFS_OK;
   if (v->type != IFS_JARR) return compile_needle(ev, v, kind);
+  if (v->known) return copy_list(ev, v, kind);
+  size_t checks = ev->wn, text = ev->wtext.len;
   for (size_t i = 0; i < v->count; i++) {
     int rc = compile_needle(ev, v->items[i], kind);
     if (rc) return rc;
   }
+  if (v->count >= SET_MIN_NEEDLES_ONCE && v->str) {
+    list_offer *o = &ev->offers[ev->noffers++];
+    o->json = v;
+    o->checks = checks;
+    o->checks_end = ev->wn;
+    o->text = text;
+    o->text_end = ev->wtext.len;
+  }
   return IFS_OK;
+}
+
+/* Offers list o: its needles as offsets into its own text. */
+static int offer_list(ifs_evaluator *ev, const list_offer *o) {
+  size_t k = o->checks_end - o->checks;
+  ifs_list_needle *nd = ifs_arena_alloc(&ev->arena, k * sizeof *nd);
+  if (!nd) return IFS_NOMEM;
+  for (size_t i = 0; i < k; i++) {
+    const plan_check *c = &ev->wchecks[o->checks + i];
+    nd[i].arg_at = (uint32_t)(c->arg_at - o->text);
+    nd[i].arg_len = (uint32_t)c->arg_len;
+    nd[i].low_at = (uint32_t)(c->low_at - o->text);
+    nd[i].low_len = (uint32_t)c->low_len;
+  }
+  ifs_list l = {ev->wtext.p + o->text, o->text_end - o->text, nd, k, 0};
+  return ifs_list_cache_offer(ev->compiled, o->json->str, o->json->len, &l);
+}
+
+/* The lists compiled from their JSON this time, offered to the cache. */
+static int offer_lists(ifs_evaluator *ev) {
+  int rc = IFS_OK;
+  for (size_t i = 0; i < ev->noffers && !rc; i++) rc = offer_list(ev, &ev->offers[i]);
+  ev->noffers = 0;
+  return rc;
+}
+
+/* The JSON reader's question (ifs_json_known_fn): a list of needles the
+** list cache holds at s. */
+static size_t known_list(void *arg, const char *key, size_t key_len, const char *s, size_t n) {
+  ifs_evaluator *ev = arg;
+  for (int k = IFS_MUST_INCLUDE; k <= IFS_MUST_EXCLUDE; k++)
+    if (kind_names[k].len == key_len && memcmp(kind_names[k].s, key, key_len) == 0) {
+      ifs_list l;
+      return ifs_list_cache_find(ev->compiled, s, n, &l);
+    }
+  return 0;
 }
 
 static int compile_regex(ifs_evaluator *ev, const ifs_jval *v) {
@@ -399,8 +486,9 @@ static ifs_status plan_build_set(ifs_evaluator *ev, const plan *pl, size_t min,
 }
 
 /* The work plan's lists of SET_MIN_NEEDLES_ONCE needles or more, each by the
-** set kept for it; the needles of a list without one (shorter, or short
-** and new: ifs_set_cache.h) are searched for each on its own.  None when
+** set kept for it (a list copied from the list cache: by its entry's); the
+** needles of a list without one (shorter, or short and new:
+** ifs_set_cache.h) are searched for each on its own.  None when
 ** no list has a kept set, or a long one is too long to keep: then the plan
 ** searches with one set of all its needles, built for the row. */
 static ifs_status work_list_sets(ifs_evaluator *ev, const plan *w) {
@@ -414,7 +502,9 @@ static ifs_status work_list_sets(ifs_evaluator *ev, const plan *w) {
     size_t first = bounds[l], k = bounds[l + 1] - first;
     if (k < SET_MIN_NEEDLES_ONCE) continue;
     list_set *ls = &ev->lists[ev->nlists];
-    if (ifs_set_cache_get(ev->sets, w->text, ev->spans + first, k, &ls->set, &ls->text))
+    const ifs_list *copied = &ev->copied[l];
+    if (copied->k ? ifs_list_cache_set(ev->compiled, copied, &ls->set, &ls->text)
+                  : ifs_set_cache_get(ev->sets, w->text, ev->spans + first, k, &ls->set, &ls->text))
       return IFS_NOMEM;
     if (ls->set) {
       ls->first = first;
@@ -433,8 +523,11 @@ static int compile_plan(ifs_evaluator *ev, const char *cons, size_t cn) {
   ev->wn = 0;
   ifs_buf_clear(&ev->wtext);
   ifs_arena_reset(&ev->arena);
+  ev->noffers = 0;
+  ev->copied[0].k = ev->copied[1].k = 0;
+  if (!ev->compiled && !(ev->compiled = ifs_list_cache_new())) return IFS_NOMEM;
   ifs_jval *c;
-  int rc = ifs_json_parse(cons, cn, &ev->arena, &c);
+  int rc = ifs_json_parse_known(cons, cn, &ev->arena, known_list, ev, &c);
   if (rc == IFS_NOMEM) return rc;
   ifs_verdict v = rc != IFS_OK          ? IFS_BAD_JSON
                   : !ifs_py_truthy(c)   ? IFS_NO_CONSTRAINTS
@@ -449,6 +542,7 @@ static int compile_plan(ifs_evaluator *ev, const char *cons, size_t cn) {
     if (!rc) rc = compile_json(ev, vals[IFS_MUST_BE_JSON]);
     if (!rc) rc = compile_needles(ev, vals[IFS_MUST_INCLUDE], IFS_MUST_INCLUDE);
     if (!rc) rc = compile_needles(ev, vals[IFS_MUST_EXCLUDE], IFS_MUST_EXCLUDE);
+    if (!rc) rc = offer_lists(ev);
     if (!rc) rc = compile_regex(ev, vals[IFS_REGEX]);
     if (!rc && ev->wn == 0) v = IFS_NO_RECOGNIZED;
   }
@@ -1123,6 +1217,8 @@ const char *ifs_test_evaluator_ahead(const ifs_evaluator *ev, size_t *n) {
   *n = pl->next.kn;
   return pl->next.pl->key;
 }
+
+size_t ifs_test_evaluator_lists_copied(const ifs_evaluator *ev) { return ev->lists_copied; }
 #endif
 
 ifs_status ifs_result_checks(ifs_evaluator *ev, ifs_result *r) {

@@ -94,6 +94,10 @@ ifs_status ifs_result_reason(ifs_evaluator *ev, ifs_result *r);
 ** next row, the plan that followed this row's the last two times (*n: its
 ** bytes), or NULL when none is. */
 const char *ifs_test_evaluator_ahead(const ifs_evaluator *ev, size_t *n);
+
+/* Test hook: how many lists of needles were copied from the list cache
+** rather than read from their JSON. */
+size_t ifs_test_evaluator_lists_copied(const ifs_evaluator *ev);
 #endif
 
 /* The kind's name as if_checks shows it ("max_words", ...). */

@@ -6,7 +6,9 @@
 ** only scans (nesting kept as a bit stack, no allocation below 4096
 ** levels), ifs_json_parse() also builds values in the caller's arena,
 ** keeping pending children on a stack (in the arena too) until their
-** container closes.
+** container closes.  ifs_json_parse_known() also asks its caller, at each
+** array that is a value of the top-level object, whether it knows that
+** array's text, and takes one it knows as it is, unread.
 ** Nothing recurses, so nesting depth is limited by memory only.
 */
 #include "ifs_json.h"
@@ -80,6 +82,9 @@ typedef struct jparser {
   ifs_jval *vals_local[32];   /* the stacks' first rooms: a constraints text */
   size_t bases_local[8];      /* needs no more */
   ifs_jval *lit[3];      /* shared null/false/true nodes of this parse */
+  size_t list_at;        /* the '[' of the open array at depth 2 */
+  ifs_json_known_fn known;
+  void *known_arg;
 } jparser;
 
 /* Doubles a stack of the parse (only parsing builds stacks).  They start in
@@ -110,6 +115,7 @@ static ifs_jval *new_node(jparser *p, ifs_jtype t) {
   ifs_jval *v = ifs_arena_alloc(p->a, sizeof *v);
   if (v) {
     v->type = t;
+    v->known = 0;
     v->str = NULL;
     v->len = v->count = 0;
     v->num = 0;
@@ -418,7 +424,13 @@ static int fill_object(ifs_jval *obj, ifs_jval **kv, size_t m) {
   return IFS_OK;
 }
 
+/* A top-level object's value, the nesting a caller's lists are at. */
+static int at_top_value(const jparser *p) {
+  return p->kinds.depth == 1 && kinds_top_is_obj(&p->kinds);
+}
+
 static int open_container(jparser *p, int is_obj) {
+  if (!is_obj && at_top_value(p)) p->list_at = p->i - 1;
   if (kinds_push(&p->kinds, is_obj)) return IFS_NOMEM;
   if (!p->a) return IFS_OK;
   if (p->nbases == p->capbases &&
@@ -445,6 +457,10 @@ static int close_container(jparser *p) {
       memcpy(v->items, kids, cnt * sizeof *v->items);
     }
     v->count = cnt;
+    if (at_top_value(p)) {
+      v->str = (const char *)p->s + p->list_at;
+      v->len = p->i - p->list_at;
+    }
   } else if (cnt) {
     size_t m = cnt / 2;
     v->keys = ifs_arena_alloc(p->a, m * sizeof *v->keys);
@@ -457,6 +473,25 @@ static int close_container(jparser *p) {
 }
 
 /* ---- the state machine ---- */
+
+/* An array the caller knows at s[i] (a top-level object's value), taken
+** whole (*taken = 1). */
+static int take_known(jparser *p, int *taken) {
+  *taken = 0;
+  if (!p->known || !p->a || !at_top_value(p)) return IFS_OK;
+  const ifs_jval *key = p->vals[p->nvals - 1];
+  size_t len = p->known(p->known_arg, key->str, key->len, (const char *)p->s + p->i,
+                        p->n - p->i);
+  if (len == 0) return IFS_OK;
+  ifs_jval *v = new_node(p, IFS_JARR);
+  if (!v) return IFS_NOMEM;
+  v->known = 1;
+  v->str = (const char *)p->s + p->i;
+  v->len = len;
+  p->i += len;
+  *taken = 1;
+  return push_val(p, v);
+}
 
 /* A scalar at s[i] (i < n), emitted. */
 static int read_scalar(jparser *p) {
@@ -533,7 +568,11 @@ static int run(jparser *p) {
     skip_ws(p);
     if (p->i >= p->n) return IFS_INVALID;
     unsigned char c = p->s[p->i];
-    if (c == '[' || c == '{') {
+    int taken = 0;
+    if (c == '[' && (rc = take_known(p, &taken))) return rc;
+    if (taken) {
+      /* a value, as a scalar is: what follows it is read as ever */
+    } else if (c == '[' || c == '{') {
       int is_obj = c == '{';
       p->i++;
       if ((rc = open_container(p, is_obj))) return rc;
@@ -567,6 +606,9 @@ static void parser_init(jparser *p, const char *s, size_t n, ifs_arena *a) {
   p->nbases = 0;
   p->capbases = sizeof p->bases_local / sizeof p->bases_local[0];
   p->lit[0] = p->lit[1] = p->lit[2] = NULL;
+  p->list_at = 0;
+  p->known = NULL;
+  p->known_arg = NULL;
 }
 
 static void parser_free(jparser *p) {
@@ -574,8 +616,15 @@ static void parser_free(jparser *p) {
 }
 
 ifs_status ifs_json_parse(const char *s, size_t n, ifs_arena *a, ifs_jval **out) {
+  return ifs_json_parse_known(s, n, a, NULL, NULL, out);
+}
+
+ifs_status ifs_json_parse_known(const char *s, size_t n, ifs_arena *a, ifs_json_known_fn known,
+                                void *arg, ifs_jval **out) {
   jparser p;
   parser_init(&p, s, n, a);
+  p.known = known;
+  p.known_arg = arg;
   int rc = run(&p);
   if (rc == IFS_OK) *out = p.vals[0];
   parser_free(&p);

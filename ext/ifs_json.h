@@ -27,10 +27,13 @@ typedef enum ifs_jtype {
 typedef struct ifs_jval ifs_jval;
 struct ifs_jval {
   ifs_jtype type;
+  int known;         /* IFS_JARR: taken as known, not read (ifs_json_known) */
   const char *str;   /* IFS_JINT, IFS_JSTR; arena-owned or inside the input */
   size_t len;
   double num;        /* IFS_JFLOAT */
-  size_t count;      /* IFS_JARR, IFS_JOBJ */
+  size_t count;      /* IFS_JARR, IFS_JOBJ; an IFS_JARR that is the value
+                     ** of a key of the top-level object also has its own
+                     ** text, '[' to ']', in str/len */
   ifs_jval **items;
   ifs_jval **keys;   /* IFS_JOBJ */
 };
@@ -38,6 +41,19 @@ struct ifs_jval {
 /* Parses s[0..n).  IFS_OK with *out set (allocated in arena a),
 ** IFS_INVALID when json.loads would raise, IFS_NOMEM. */
 ifs_status ifs_json_parse(const char *s, size_t n, ifs_arena *a, ifs_jval **out);
+
+/* A caller's test for the arrays that are the values of keys of the
+** top-level object: the length of an array's text that s[0..n) (from its
+** '[' on) starts with, when the caller has read that text before and
+** knows it valid, else 0.  key: the key, decoded. */
+typedef size_t (*ifs_json_known_fn)(void *arg, const char *key, size_t key_len,
+                                    const char *s, size_t n);
+
+/* ifs_json_parse, where an array the caller knows is not read again: its
+** value is an IFS_JARR with known set, no items and its text in str/len
+** (a refusal list in every row's constraints is parsed once). */
+ifs_status ifs_json_parse_known(const char *s, size_t n, ifs_arena *a, ifs_json_known_fn known,
+                                void *arg, ifs_jval **out);
 
 /* Validates without building values: IFS_OK (valid), IFS_INVALID (json.loads
 ** would raise) or IFS_NOMEM. */

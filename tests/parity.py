@@ -11,6 +11,8 @@ for every other row, as TEXT with the same bytes (CAST), NULL for None.
 
 Groups: "generated" (tests/gen_cases.py, a new seed per run unless --seed),
 "twins" (consecutive near-identical rows, against a stale per-row memo),
+"lists" (texts that differ but share long lists' JSON, against a list
+copied wrongly from an earlier text),
 "corpus" (every case of ../shared/data/ifeval_cases.jsonl when present) and
 "fresh" (edge cases and the first generated ones, each on a new connection).
 With --cli the extension runs in that sqlite3 CLI instead (make test-arm64:
@@ -235,6 +237,37 @@ def twins(rng, cases, n):
     return out
 
 
+LIST_PIECES = ["I'm sorry", "As an AI", "\u0130", "\u03a3", "K", "\u212a", "SS",
+               "\u00df", "i\u0307", "\u00c9t\u00e9", "x", " ", "Ok"]
+
+
+def shared_lists(rng, cases, n):
+    """Rows with constraints texts of their own that share long lists, each
+    list's JSON the same bytes in every text that has it, under either
+    needle key or another; items from the cases' responses and from
+    letters whose lowercase is not one to one, with numbers and null."""
+    def item(resp):
+        r = rng.random()
+        if r < 0.1:
+            return rng.choice([1.0, None, True, 7, {"k": "v"}])
+        if r < 0.5 and resp:
+            text = resp.decode("utf-8", "replace")
+            k = rng.randrange(len(text))
+            return text[k:k + rng.randrange(1, 12)]
+        return "".join(rng.choice(LIST_PIECES) for _ in range(rng.randrange(1, 4)))
+    resps = [r for r, _ in cases if r]
+    lists = [json.dumps([item(rng.choice(resps)) for _ in range(k)], ensure_ascii=rng.random() < 0.5)
+             for k in (8, 9, 31, 32, 50, 60)]
+    out = []
+    for i in range(n):
+        resp = rng.choice(resps)
+        keys = rng.sample(["must_include", "must_exclude", "regex", "other"], rng.randrange(1, 4))
+        parts = [f'"id": {i}'] + [f'"{k}": {rng.choice(lists)}' for k in keys]
+        rng.shuffle(parts)
+        out.append((resp, ("{" + ", ".join(parts) + "}").encode()))
+    return out
+
+
 # Edge cases run each on a brand-new connection (state-dependent bugs).
 FRESH_EDGES = [(b"", b"", b""), (b"x", b"", b""), (None, None, None),
                (b"", None, b"x*"), (None, b"{}", b"^"), (b"x", b"{}", None),
@@ -324,7 +357,8 @@ def main():
     corpus = gen_cases.load_corpus(args.corpus)
     rng = random.Random(seed)
     generated = gen_cases.generate(rng, args.count, corpus or False)
-    groups = [("generated", generated), ("twins", twins(rng, generated, 2000))]
+    groups = [("generated", generated), ("twins", twins(rng, generated, 2000)),
+              ("lists", shared_lists(rng, generated, 3000))]
     if corpus:
         groups.append(("corpus", corpus_cases(args.corpus)))
     else:

@@ -303,6 +303,96 @@ START_TEST(test_lists_of_texts_seen_once) {
 }
 END_TEST
 
+/* Lists of needles copied from the list cache (texts that share a long
+** list's JSON): every text's score and reason are those of an evaluator
+** that reads the text afresh, whatever the key, the place or the other
+** list; only the needle keys' lists are copied. */
+START_TEST(test_lists_copied_by_their_json) {
+  ifs_buf list;
+  ifs_buf_init(&list);
+  ifs_buf_append_str(&list, "[\"Sorry\", \"I CAN'T\", 1.0, null, true, {\"k\": \"v'\"}, "
+                            "\"\\u0130X\", \"\xce\xa3\xce\x91\xce\xa3\", \"\", \"STRASSE\"");
+  for (int i = 0; i < 30; i++) {
+    ifs_buf_append_str(&list, ", \"Phrase ");
+    ifs_buf_append_u64(&list, (uint64_t)i);
+    ifs_buf_append_char(&list, '"');
+  }
+  ifs_buf_append_char(&list, ']');
+  const char *texts[] = {
+    "{\"id\": 1, \"must_exclude\": @, \"must_include\": \"hello\"}",
+    "{\"must_exclude\": @, \"id\": 2}",
+    "{\"must_include\": @, \"must_exclude\": @, \"max_words\": 3}",
+    "{\"regex\": @, \"id\": 4}",
+    "{\"must_exclude\": @, \"must_exclude\": null, \"max_chars\": 9}",
+    "{\"must_include\": [\"x\"], \"must_exclude\": @}",
+  };
+  const char *resps[] = {"Sorry, I can't: phrase 7 and PHRASE 12. \xc4\xb0x \xcf\x83\xce\xb1\xcf\x82",
+                         "hello \xce\xa3\xce\xb1\xcf\x82 strasse None true"};
+  ifs_evaluator *ev = ifs_evaluator_new();
+  ifs_result r, fresh;
+  ifs_result_init(&r);
+  ifs_result_init(&fresh);
+  for (size_t t = 0; t < sizeof texts / sizeof *texts; t++) {
+    ifs_buf cons;
+    ifs_buf_init(&cons);
+    for (const char *p = texts[t]; *p; p++) {
+      if (*p == '@') ifs_buf_append(&cons, list.p, list.len);
+      else ifs_buf_append_char(&cons, *p);
+    }
+    for (size_t i = 0; i < 2; i++) {
+      ifs_evaluator *once = ifs_evaluator_new();
+      ck_assert_int_eq(ifs_evaluate(once, resps[i], strlen(resps[i]), cons.p, cons.len, &fresh),
+                       IFS_OK);
+      ifs_evaluator_free(once);
+      ck_assert_int_eq(ifs_evaluate(ev, resps[i], strlen(resps[i]), cons.p, cons.len, &r), IFS_OK);
+      ck_assert_msg(r.score == fresh.score && r.reason.len == fresh.reason.len &&
+                        memcmp(r.reason.p, fresh.reason.p, r.reason.len) == 0,
+                    "text %zu, response %zu: %.*s", t, i, (int)r.reason.len, r.reason.p);
+    }
+    ifs_buf_free(&cons);
+  }
+  /* a text's plan is compiled when it is first seen and again when it is
+  ** kept, the second time: the first text read the list, then copied it;
+  ** the others copied it each time, the third text twice, the fourth and
+  ** fifth never (a regex; a list replaced by null) */
+  ck_assert_uint_eq(ifs_test_evaluator_lists_copied(ev), 1 + 2 * (1 + 2 + 0 + 0 + 1));
+  /* out of memory anywhere while a list is read, kept or copied: an error
+  ** or the right answer */
+  ifs_buf a, b;
+  ifs_buf_init(&a);
+  ifs_buf_init(&b);
+  ifs_buf_append_str(&a, "{\"must_exclude\": ");
+  ifs_buf_append(&a, list.p, list.len);
+  ifs_buf_append_str(&a, "}");
+  ifs_buf_append_str(&b, "{\"id\": 2, \"must_exclude\": ");
+  ifs_buf_append(&b, list.p, list.len);
+  ifs_buf_append_str(&b, "}");
+  ck_assert_int_eq(ifs_evaluate(ev, resps[0], strlen(resps[0]), b.p, b.len, &fresh), IFS_OK);
+  int completed = 0;
+  for (long n = 1; n < 400 && !completed; n++) {
+    ifs_test_fail_nth(n);
+    ifs_evaluator *e = ifs_evaluator_new();
+    if (e) {
+      int rc = ifs_evaluate(e, resps[0], strlen(resps[0]), a.p, a.len, &r);
+      if (rc == IFS_OK) rc = ifs_evaluate(e, resps[0], strlen(resps[0]), b.p, b.len, &r);
+      ck_assert(rc == IFS_OK || rc == IFS_NOMEM);
+      if (rc == IFS_OK) ck_assert(r.reason.len == fresh.reason.len &&
+                                  memcmp(r.reason.p, fresh.reason.p, r.reason.len) == 0);
+      if (rc == IFS_OK && ifs_test_alloc_count < n) completed = 1;
+      ifs_evaluator_free(e);
+    }
+    ifs_test_fail_nth(0);
+  }
+  ck_assert(completed);
+  ifs_buf_free(&a);
+  ifs_buf_free(&b);
+  ifs_result_free(&r);
+  ifs_result_free(&fresh);
+  ifs_evaluator_free(ev);
+  ifs_buf_free(&list);
+}
+END_TEST
+
 /* The plan a row reuses from the row before, across the cache's emptying
 ** when it is full (4096 plans): every answer stays exact (and, under the
 ** sanitizers, no emptied plan is read). */
@@ -477,6 +567,7 @@ static Suite *eval_suite(void) {
   tcase_add_test(tc, test_needle_checks_written_when_read);
   tcase_add_test(tc, test_needles_in_context_lowercase);
   tcase_add_test(tc, test_lists_of_texts_seen_once);
+  tcase_add_test(tc, test_lists_copied_by_their_json);
   tcase_add_test(tc, test_plans_reused_across_flush);
   tcase_add_test(tc, test_next_plan_asked_ahead);
   tcase_add_test(tc, test_next_plan_across_flush);

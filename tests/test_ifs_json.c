@@ -740,6 +740,69 @@ START_TEST(test_deep_nesting) {
 }
 END_TEST
 
+/* A caller's known arrays: asked for each array that is a value of the
+** top-level object (with its key), never for one deeper or in a top-level
+** array; a known one is not read (its bytes are its value's text), the
+** rest of the document is read as ever; arrays read have their text. */
+typedef struct known_log {
+  const char *text;   /* the array the caller knows */
+  ifs_buf asked;      /* the keys asked about, '|' after each */
+} known_log;
+
+static size_t knows(void *arg, const char *key, size_t key_len, const char *s, size_t n) {
+  known_log *k = arg;
+  ifs_buf_append(&k->asked, key, key_len);
+  ifs_buf_append_char(&k->asked, '|');
+  size_t len = strlen(k->text);
+  return len <= n && memcmp(s, k->text, len) == 0 ? len : 0;
+}
+
+static int parse_with(const char *doc, known_log *k, ifs_arena *a, ifs_jval **v) {
+  ifs_buf_clear(&k->asked);
+  return ifs_json_parse_known(doc, strlen(doc), a, knows, k, v);
+}
+
+START_TEST(test_known_arrays) {
+  ifs_arena a;
+  ifs_arena_init(&a);
+  known_log k = {"[\"x\", 1]", {0}};
+  ifs_buf_init(&k.asked);
+  ifs_jval *v;
+  const char *doc = "{\"a\": [\"x\", 1], \"b\": [[\"x\", 1]], \"a\\u0062\" : [\"x\",1] , \"c\": 2}";
+  ck_assert_int_eq(parse_with(doc, &k, &a, &v), IFS_OK);
+  ck_assert_buf_eq(&k.asked, "a|b|ab|");
+  ck_assert_uint_eq(v->count, 4);
+  const ifs_jval *x = ifs_json_get(v, "a", 1);
+  ck_assert(x->type == IFS_JARR && x->known && x->count == 0);
+  ck_assert_int_eq((int)x->len, 8);
+  ck_assert(x->str == doc + 6);
+  x = ifs_json_get(v, "b", 1);   /* read: its text is its own, '[' to ']' */
+  ck_assert(!x->known && x->count == 1 && x->items[0]->type == IFS_JARR);
+  ck_assert_int_eq((int)x->len, 10);
+  ck_assert(x->str == doc + 21);
+  ck_assert_ptr_null(x->items[0]->str);   /* deeper: no text */
+  x = ifs_json_get(v, "ab", 2);
+  ck_assert(!x->known && x->count == 2 && x->len == 7);
+  ck_assert(ifs_json_get(v, "c", 1)->type == IFS_JINT);
+  /* the last of a key's values wins, known or not */
+  ck_assert_int_eq(parse_with("{\"a\": [\"x\", 1], \"a\": []}", &k, &a, &v), IFS_OK);
+  ck_assert(!v->items[0]->known && v->items[0]->count == 0 && v->items[0]->len == 2);
+  ck_assert_int_eq(parse_with("{\"a\": [], \"a\": [\"x\", 1]}", &k, &a, &v), IFS_OK);
+  ck_assert(v->items[0]->known);
+  /* a top-level array's items are not asked about */
+  ck_assert_int_eq(parse_with("[[\"x\", 1]]", &k, &a, &v), IFS_OK);
+  ck_assert_uint_eq(k.asked.len, 0);
+  ck_assert(!v->items[0]->known && v->items[0]->str == NULL);
+  /* what follows a known array is read as ever */
+  ck_assert_int_eq(parse_with("{\"a\": [\"x\", 1]]", &k, &a, &v), IFS_INVALID);
+  ck_assert_int_eq(parse_with("{\"a\": [\"x\", 1], }", &k, &a, &v), IFS_INVALID);
+  ck_assert_int_eq(parse_with("{\"a\": [\"x\", 1]", &k, &a, &v), IFS_INVALID);
+  ck_assert_int_eq(parse_with("{\"a\": [\"x\", 1]} x", &k, &a, &v), IFS_INVALID);
+  ifs_buf_free(&k.asked);
+  ifs_arena_free(&a);
+}
+END_TEST
+
 START_TEST(test_get) {
   static const char doc[] = "{\"a\":1,\"max_words\":2,\"a\\u0000\":3,\"\":4,\"a\":5}";
   ifs_arena a;
@@ -844,6 +907,7 @@ static Suite *json_suite(void) {
   tcase_add_test(tc, test_large_input);
   tcase_add_test(tc, test_deep_nesting);
   tcase_add_test(tc, test_get);
+  tcase_add_test(tc, test_known_arrays);
   tcase_add_test(tc, test_nomem);
   suite_add_tcase(s, tc);
   return s;

@@ -1,0 +1,63 @@
+/*
+** ifs_list_cache.h — compiled needle lists kept by their JSON text.
+**
+** A table whose every row has its own constraints text, each with the same
+** refusal list of fifty phrases, read that list's JSON and made each
+** phrase's str() and lowercase again on every row: more than the search
+** itself.  This cache keeps a few lists' compiled forms by the bytes of
+** their JSON array, '[' to ']', so that the JSON reader takes a list it
+** has seen whole (ifs_json_parse_known) and the compiler copies its
+** needles instead of making them.
+*/
+#ifndef IFS_LIST_CACHE_H
+#define IFS_LIST_CACHE_H
+
+#include "ifs_common.h"
+#include "ifs_needle_set.h"
+
+typedef struct ifs_list_cache ifs_list_cache;
+
+/* One needle of a compiled list: where its str() and its lowercase are in
+** the list's text (the same bytes when the str() is its own lowercase). */
+typedef struct ifs_list_needle {
+  uint32_t arg_at, arg_len, low_at, low_len;
+} ifs_list_needle;
+
+/* A compiled list: its needles' text, as the compiler wrote it, and the
+** needles in their order; entry: which of the cache's it is (found). */
+typedef struct ifs_list {
+  const char *text;
+  size_t tn;
+  const ifs_list_needle *needles;
+  size_t k;
+  size_t entry;
+} ifs_list;
+
+/* Entries of a cache; the largest JSON text and needles' text one keeps.
+** A list of fewer than IFS_LIST_CACHE_EAGER needles is kept the second
+** time it is offered (a case's own words, new on every row, are not). */
+#define IFS_LIST_CACHE_ENTRIES 8
+#define IFS_LIST_CACHE_MAX ((size_t)64 << 10)
+#define IFS_LIST_CACHE_EAGER 32
+
+ifs_list_cache *ifs_list_cache_new(void);   /* NULL when out of memory */
+void ifs_list_cache_free(ifs_list_cache *c);
+
+/* The length of a kept list's JSON text that s[0..n) starts with, with
+** that list in *list; 0 when none.  A list found stays valid until the
+** next ifs_list_cache_offer. */
+size_t ifs_list_cache_find(ifs_list_cache *c, const char *s, size_t n, ifs_list *list);
+
+/* The needle set of a list found (ifs_list_cache_find), built the first
+** time it is asked for, and the text its searches are given (*set_text):
+** valid as long as the list.  IFS_OK, or IFS_NOMEM (then *set is NULL). */
+ifs_status ifs_list_cache_set(ifs_list_cache *c, const ifs_list *list,
+                              const ifs_needle_set **set, const char **set_text);
+
+/* Offers a list just compiled from json[0..jn) (a valid JSON array): kept
+** (copied) when it comes back or is long, in place of the entry offered or
+** found least recently.  IFS_OK, or IFS_NOMEM. */
+ifs_status ifs_list_cache_offer(ifs_list_cache *c, const char *json, size_t jn,
+                                const ifs_list *list);
+
+#endif

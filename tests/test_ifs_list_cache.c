@@ -1,0 +1,184 @@
+/*
+** test_ifs_list_cache.c — unit tests of ext/ifs_list_cache.c: a list kept
+** is found at the start of any text that begins with its JSON, with the
+** needles and text it was offered with (copies), and its needle set, built
+** once, answers for those needles; a long list is kept when
+** first offered, a short one when offered again; the entry found or kept
+** least recently is the one replaced, so a list found on every call stays;
+** a list past the bound is not kept, nor a list kept already again; out of
+** memory keeps nothing and loses nothing.
+*/
+#include "ifs_test.h"
+#include "ifs_list_cache.h"
+#include <stdio.h>
+
+/* A list of k needles "n0".."n{k-1}" (each its own lowercase) and its
+** JSON text, in caller's buffers. */
+typedef struct made {
+  char json[4096], text[4096];
+  ifs_list_needle nd[256];
+  ifs_list list;
+  size_t jn;
+} made;
+
+static void make(made *m, const char *tag, size_t k) {
+  size_t jn = 0, tn = 0;
+  m->json[jn++] = '[';
+  for (size_t i = 0; i < k; i++) {
+    int w = snprintf(m->text + tn, sizeof m->text - tn, "%s%zu", tag, i);
+    m->nd[i].arg_at = m->nd[i].low_at = (uint32_t)tn;
+    m->nd[i].arg_len = m->nd[i].low_len = (uint32_t)w;
+    jn += (size_t)snprintf(m->json + jn, sizeof m->json - jn, "%s\"%s%zu\"", i ? ", " : "", tag, i);
+    tn += (size_t)w;
+  }
+  m->json[jn++] = ']';
+  m->json[jn] = 0;
+  m->jn = jn;
+  m->list.text = m->text;
+  m->list.tn = tn;
+  m->list.needles = m->nd;
+  m->list.k = k;
+}
+
+/* 1 when the cache finds m's list at the start of m's JSON + tail. */
+static int finds(ifs_list_cache *c, const made *m, const char *tail) {
+  char s[4200];
+  int n = snprintf(s, sizeof s, "%s%s", m->json, tail);
+  ifs_list got;
+  size_t len = ifs_list_cache_find(c, s, (size_t)n, &got);
+  if (len == 0) return 0;
+  ck_assert_uint_eq(len, m->jn);
+  ck_assert_uint_eq(got.k, m->list.k);
+  ck_assert_uint_eq(got.tn, m->list.tn);
+  ck_assert_ptr_ne(got.text, m->list.text);   /* a copy */
+  ck_assert_mem_eq(got.text, m->list.text, got.tn);
+  ck_assert_mem_eq(got.needles, m->list.needles, got.k * sizeof *got.needles);
+  return 1;
+}
+
+static void offer(ifs_list_cache *c, const made *m) {
+  ck_assert_int_eq(ifs_list_cache_offer(c, m->json, m->jn, &m->list), IFS_OK);
+}
+
+START_TEST(kept_lists_are_found) {
+  ifs_list_cache *c = ifs_list_cache_new();
+  made lng, sht;
+  make(&lng, "refusal", IFS_LIST_CACHE_EAGER);
+  make(&sht, "own", 8);
+  ck_assert(!finds(c, &lng, ""));
+  offer(c, &lng);   /* long: kept at once */
+  ck_assert(finds(c, &lng, ""));
+  ck_assert(finds(c, &lng, ", \"must_include\": [1]}"));
+  offer(c, &sht);   /* short: remembered only */
+  ck_assert(!finds(c, &sht, "}"));
+  offer(c, &sht);
+  ck_assert(finds(c, &sht, "}"));
+  /* not the bytes of a kept list: a different last needle, a cut text */
+  char s[4200];
+  snprintf(s, sizeof s, "%s", lng.json);
+  s[lng.jn - 2] = '9';
+  ifs_list got;
+  ck_assert_uint_eq(ifs_list_cache_find(c, s, lng.jn, &got), 0);
+  ck_assert_uint_eq(ifs_list_cache_find(c, lng.json, lng.jn - 1, &got), 0);
+  /* the set: built at the first asking, then the same */
+  ck_assert_uint_eq(ifs_list_cache_find(c, sht.json, sht.jn, &got), sht.jn);
+  const ifs_needle_set *set, *again;
+  const char *set_text, *text_again;
+  ifs_test_fail_nth(1);
+  ck_assert_int_eq(ifs_list_cache_set(c, &got, &set, &set_text), IFS_NOMEM);
+  ifs_test_fail_nth(0);
+  ck_assert_ptr_null(set);
+  ck_assert_int_eq(ifs_list_cache_set(c, &got, &set, &set_text), IFS_OK);
+  ifs_test_fail_nth(1);
+  ck_assert_int_eq(ifs_list_cache_set(c, &got, &again, &text_again), IFS_OK);
+  ifs_test_fail_nth(0);
+  ck_assert(set == again && set_text == text_again && set_text == got.text);
+  signed char found[8];
+  const char *resp = "Own3 and OWN7; own1";
+  ifs_needle_set_find(set, set_text, resp, strlen(resp), 1, found);
+  static const signed char want[8] = {0, 1, 0, 1, 0, 0, 0, 1};
+  ck_assert_mem_eq(found, want, 8);
+  ifs_list_cache_free(c);
+}
+END_TEST
+
+/* Lists offered once each, a shared one found between every two: it stays;
+** and offering a kept list again keeps no second copy. */
+START_TEST(a_list_found_on_every_call_stays) {
+  ifs_list_cache *c = ifs_list_cache_new();
+  made shared, other;
+  make(&shared, "sorry", IFS_LIST_CACHE_EAGER);
+  offer(c, &shared);
+  char tag[32];
+  for (int i = 0; i < 4 * IFS_LIST_CACHE_ENTRIES; i++) {
+    snprintf(tag, sizeof tag, "w%d_", i);
+    make(&other, tag, IFS_LIST_CACHE_EAGER);
+    offer(c, &other);
+    ck_assert(finds(c, &shared, ""));
+  }
+  ck_assert(finds(c, &other, ""));
+  make(&other, "w0_", IFS_LIST_CACHE_EAGER);
+  ck_assert(!finds(c, &other, ""));   /* replaced long since */
+  /* offered again, a kept list is not copied again (nothing allocated) */
+  ifs_test_fail_nth(1);
+  ifs_status rc = ifs_list_cache_offer(c, shared.json, shared.jn, &shared.list);
+  ifs_test_fail_nth(0);
+  ck_assert_int_eq(rc, IFS_OK);
+  ifs_list_cache_free(c);
+}
+END_TEST
+
+START_TEST(too_big_or_empty_not_kept) {
+  ifs_list_cache *c = ifs_list_cache_new();
+  made m;
+  make(&m, "x", IFS_LIST_CACHE_EAGER);
+  static char big[IFS_LIST_CACHE_MAX + 16];
+  memset(big, ' ', sizeof big);
+  memcpy(big, m.json, m.jn - 1);
+  big[sizeof big - 1] = ']';
+  ck_assert_int_eq(ifs_list_cache_offer(c, big, sizeof big, &m.list), IFS_OK);
+  ifs_list got;
+  ck_assert_uint_eq(ifs_list_cache_find(c, big, sizeof big, &got), 0);
+  ifs_list empty = {"", 0, NULL, 0, 0};
+  ck_assert_int_eq(ifs_list_cache_offer(c, "[]", 2, &empty), IFS_OK);
+  ck_assert_uint_eq(ifs_list_cache_find(c, "[]", 2, &got), 0);
+  ifs_list_cache_free(c);
+}
+END_TEST
+
+START_TEST(out_of_memory_keeps_nothing) {
+  made a, b;
+  make(&a, "a", IFS_LIST_CACHE_EAGER);
+  make(&b, "b", 8);
+  int completed = 0;
+  for (long n = 1; n < 50 && !completed; n++) {
+    ifs_test_fail_nth(n);
+    ifs_list_cache *c = ifs_list_cache_new();
+    if (c) {
+      ifs_status ra = ifs_list_cache_offer(c, a.json, a.jn, &a.list);
+      ifs_status rb = ifs_list_cache_offer(c, b.json, b.jn, &b.list);
+      ifs_status rb2 = ifs_list_cache_offer(c, b.json, b.jn, &b.list);
+      ck_assert(ra == IFS_OK || ra == IFS_NOMEM);
+      ck_assert_int_eq(finds(c, &a, ""), ra == IFS_OK);
+      ck_assert_int_eq(finds(c, &b, ""), rb == IFS_OK && rb2 == IFS_OK);
+      if (ifs_test_alloc_count < n) completed = 1;
+      ifs_list_cache_free(c);
+    }
+    ifs_test_fail_nth(0);
+  }
+  ck_assert(completed);
+}
+END_TEST
+
+static Suite *list_cache_suite(void) {
+  Suite *s = suite_create("ifs_list_cache");
+  TCase *tc = tcase_create("core");
+  tcase_add_test(tc, kept_lists_are_found);
+  tcase_add_test(tc, a_list_found_on_every_call_stays);
+  tcase_add_test(tc, too_big_or_empty_not_kept);
+  tcase_add_test(tc, out_of_memory_keeps_nothing);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+IFS_TEST_MAIN(list_cache_suite)
