@@ -430,7 +430,7 @@ static int at_top_value(const jparser *p) {
 }
 
 static int open_container(jparser *p, int is_obj) {
-  if (!is_obj && at_top_value(p)) p->list_at = p->i - 1;
+  if (p->known && !is_obj && at_top_value(p)) p->list_at = p->i - 1;
   if (kinds_push(&p->kinds, is_obj)) return IFS_NOMEM;
   if (!p->a) return IFS_OK;
   if (p->nbases == p->capbases &&
@@ -457,7 +457,7 @@ static int close_container(jparser *p) {
       memcpy(v->items, kids, cnt * sizeof *v->items);
     }
     v->count = cnt;
-    if (at_top_value(p)) {
+    if (p->known && at_top_value(p)) {
       v->str = (const char *)p->s + p->list_at;
       v->len = p->i - p->list_at;
     }
@@ -478,7 +478,7 @@ static int close_container(jparser *p) {
 ** whole (*taken = 1). */
 static int take_known(jparser *p, int *taken) {
   *taken = 0;
-  if (!p->known || !p->a || !at_top_value(p)) return IFS_OK;
+  if (!p->a || !at_top_value(p)) return IFS_OK;
   const ifs_jval *key = p->vals[p->nvals - 1];
   size_t len = p->known(p->known_arg, key->str, key->len, (const char *)p->s + p->i,
                         p->n - p->i);
@@ -569,7 +569,7 @@ static int run(jparser *p) {
     if (p->i >= p->n) return IFS_INVALID;
     unsigned char c = p->s[p->i];
     int taken = 0;
-    if (c == '[' && (rc = take_known(p, &taken))) return rc;
+    if (c == '[' && p->known && (rc = take_known(p, &taken))) return rc;
     if (taken) {
       /* a value, as a scalar is: what follows it is read as ever */
     } else if (c == '[' || c == '{') {

@@ -33,7 +33,7 @@ struct ifs_jval {
   double num;        /* IFS_JFLOAT */
   size_t count;      /* IFS_JARR, IFS_JOBJ; an IFS_JARR that is the value
                      ** of a key of the top-level object also has its own
-                     ** text, '[' to ']', in str/len */
+                     ** text, '[' to ']', in str/len (ifs_json_parse_known) */
   ifs_jval **items;
   ifs_jval **keys;   /* IFS_JOBJ */
 };

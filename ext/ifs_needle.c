@@ -46,17 +46,37 @@ static int byteset_has(const ifs_byteset *s, unsigned char b) {
   return 0;
 }
 
+/* The set of an ASCII byte and, for a lowercase letter, its capital: one
+** member, as byteset_add() would make it. */
+static void ascii_cases(ifs_byteset *s, unsigned char c) {
+  s->n = 1;
+  s->fold[0] = (unsigned)(c - 'a') < 26u ? 0x20 : 0;
+  s->want[0] = c;
+}
+
+/* An ASCII character whose only sources are itself and its capital: not
+** k (KELVIN SIGN lowers to it), nor a capital (no source: not lowered). */
+static int ascii_plain(unsigned char c) {
+  return c < 0x80 && c != 'k' && (unsigned)(c - 'A') >= 26u;
+}
+
 void ifs_needle_init(ifs_needle *nd, const char *low, size_t len) {
   memset(nd, 0, sizeof *nd);
   nd->low = low;
   nd->len = len;
   nd->ascii = ifs_is_ascii(low, len);
   if (nd->ascii) {   /* in ASCII text a letter's sources are its two cases */
-    unsigned char f = (unsigned char)low[0], l = (unsigned char)low[len - 1];
-    byteset_add(&nd->ascii_first, f);
-    if (f >= 'a' && f <= 'z') byteset_add(&nd->ascii_first, (unsigned char)(f - 32));
-    byteset_add(&nd->ascii_last, l);
-    if (l >= 'a' && l <= 'z') byteset_add(&nd->ascii_last, (unsigned char)(l - 32));
+    ascii_cases(&nd->ascii_first, (unsigned char)low[0]);
+    ascii_cases(&nd->ascii_last, (unsigned char)low[len - 1]);
+    unsigned char c1 = (unsigned char)low[0], c2 = len > 1 ? (unsigned char)low[1] : 'a';
+    if (ascii_plain(c1) && ascii_plain(c2)) {   /* most needles: no decoding */
+      nd->first = nd->ascii_first;
+      if (len > 1) {
+        ascii_cases(&nd->second, c2);
+        nd->second_at = 1;
+      }
+      return;
+    }
   }
   size_t i = 0;
   uint32_t src[3];
@@ -206,26 +226,40 @@ AVX2_TARGET static __m256i byteset_match32(const ifs_byteset *s, __m256i v) {
   return m;
 }
 
-/* The search 32 positions at a time from *p (where it stopped): where byte
-** set a holds and, reach bytes on, set b (reach 0: a alone), the needle is
-** verified (ascii: in ASCII text). */
+/* The candidates of the first block from *q on that has any, where byte
+** set a holds and, reach bytes on, set b (reach 0: a alone); 0 when none
+** before the end.  *q is left past the block. */
+AVX2_TARGET static unsigned next_candidates(const ifs_byteset *a, const ifs_byteset *b,
+                                            size_t reach, const char *h, size_t n, size_t *q) {
+  unsigned mask = 0;
+  size_t at = *q;
+  for (; at + reach + 32 <= n && !mask; at += 32) {
+    __m256i m = byteset_match32(a, _mm256_loadu_si256((const __m256i *)(const void *)(h + at)));
+    if (reach)
+      m = _mm256_and_si256(m, byteset_match32(b, _mm256_loadu_si256(
+                                                     (const __m256i *)(const void *)(h + at + reach))));
+    mask = (unsigned)_mm256_movemask_epi8(m);
+  }
+  *q = at;
+  return mask;
+}
+
+/* The search 32 positions at a time from *p (where it stopped), the
+** candidates of a block verified (ascii: in ASCII text) once the filter
+** has found them, so that the filter's loop holds no state around a
+** verification. */
 AVX2_TARGET static int find_avx2(const ifs_needle *nd, const ifs_byteset *a,
                                  const ifs_byteset *b, size_t reach, const char *h, size_t n,
                                  int ascii, size_t *p, size_t *work, size_t budget) {
-  for (; *p + reach + 32 <= n; *p += 32) {
-    __m256i m = byteset_match32(a, _mm256_loadu_si256((const __m256i *)(const void *)(h + *p)));
-    if (reach)
-      m = _mm256_and_si256(m, byteset_match32(b, _mm256_loadu_si256(
-                                                     (const __m256i *)(const void *)(h + *p + reach))));
-    unsigned mask = (unsigned)_mm256_movemask_epi8(m);
-    while (mask) {
-      size_t at = *p + (size_t)__builtin_ctz(mask);
-      mask &= mask - 1;
+  for (;;) {
+    unsigned mask = next_candidates(a, b, reach, h, n, p);
+    if (!mask) return 0;
+    for (; mask; mask &= mask - 1) {
+      size_t at = *p - 32 + (size_t)__builtin_ctz(mask);
       if (verify(nd, h, n, at, ascii, work)) return 1;
       if (*work > budget) return -1;
     }
   }
-  return 0;
 }
 #endif
 
