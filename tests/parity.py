@@ -358,7 +358,7 @@ def main():
     rng = random.Random(seed)
     generated = gen_cases.generate(rng, args.count, corpus or False)
     groups = [("generated", generated), ("twins", twins(rng, generated, 2000)),
-              ("lists", shared_lists(rng, generated, 3000))]
+              ("lists", shared_lists(rng, generated, min(3000, args.count)))]
     if corpus:
         groups.append(("corpus", corpus_cases(args.corpus)))
     else:
