@@ -68,11 +68,11 @@ void ifs_needle_init(ifs_needle *nd, const char *low, size_t len) {
   if (nd->ascii) {   /* in ASCII text a letter's sources are its two cases */
     ascii_cases(&nd->ascii_first, (unsigned char)low[0]);
     ascii_cases(&nd->ascii_last, (unsigned char)low[len - 1]);
-    unsigned char c1 = (unsigned char)low[0], c2 = len > 1 ? (unsigned char)low[1] : 'a';
-    if (ascii_plain(c1) && ascii_plain(c2)) {   /* most needles: no decoding */
+    if (ascii_plain((unsigned char)low[0]) &&
+        (len == 1 || ascii_plain((unsigned char)low[1]))) {   /* most needles: no decoding */
       nd->first = nd->ascii_first;
       if (len > 1) {
-        ascii_cases(&nd->second, c2);
+        ascii_cases(&nd->second, (unsigned char)low[1]);
         nd->second_at = 1;
       }
       return;
