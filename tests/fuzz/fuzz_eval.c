@@ -16,7 +16,10 @@
 **   every must_include / must_exclude check agrees with
 **   needle.lower() in response.lower() recomputed here with the full
 **   lowercase mapping (the evaluator takes ASCII shortcuts);
-**   every word/char limit label's "(got N)" is ifs_count_words/_chars.
+**   every word/char limit label's "(got N)" is ifs_count_words/_chars;
+**   the constraints object with an unknown key put first (another text
+**   with the same lists: its lists are copied from the list cache, by
+**   their JSON) gives the same result, each time it is compiled.
 */
 #include "fuzz_common.h"
 #include "ifs_eval.h"
@@ -161,6 +164,22 @@ static void check_counts(const ifs_result *r, const char *resp, size_t rn) {
   }
 }
 
+/* cons as another text with the same keys and values: an unknown key put
+** first in its object; 0 when cons is not an object with a first key. */
+static int with_unknown_key(const char *cons, size_t cn, ifs_buf *out) {
+  size_t i = 0;
+  while (i < cn && strchr(" \t\n\r", cons[i]) && cons[i]) i++;
+  if (i >= cn || cons[i] != '{') return 0;
+  size_t j = i + 1;
+  while (j < cn && strchr(" \t\n\r", cons[j]) && cons[j]) j++;
+  if (j >= cn || cons[j] != '"') return 0;
+  ifs_buf_clear(out);
+  ifs_buf_append(out, cons, i + 1);
+  ifs_buf_append_str(out, "\"fuzz other text\": 0, ");
+  ifs_buf_append(out, cons + i + 1, cn - i - 1);
+  return 1;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz_split sp = fuzz_split_input(data, size);
   const char *resp = sp.b ? sp.a : NULL, *cons = sp.b ? sp.b : sp.a;
@@ -192,6 +211,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz_assert(ifs_evaluate(ev, resp, rn, NULL, 0, &r3) == IFS_OK);
   fuzz_assert(r3.verdict == IFS_NO_CONSTRAINTS);
   fuzz_assert(ifs_result_explain(ev, &r2) == IFS_INVALID);
+  ifs_buf other;
+  ifs_buf_init(&other);
+  if (with_unknown_key(cons, cn, &other))
+    for (int k = 0; k < 3; k++) {   /* first seen, kept, from the plan cache */
+      fuzz_assert(ifs_evaluate(ev, resp, rn, other.p, other.len, &r3) == IFS_OK);
+      check_same(&r1, &r3);
+    }
+  ifs_buf_free(&other);
 
   if (r1.verdict == IFS_SCORED) {
     ifs_buf ri, ci;
