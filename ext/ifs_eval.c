@@ -6,7 +6,9 @@
 ** into a plan (its checks in order, with their limits, needles already
 ** lowered and prepared for searching, patterns, fixed labels) and kept in
 ** a small per-evaluator cache keyed by the text, because eval tables
-** repeat a few constraint texts over many rows.  The plan is then run on
+** repeat a few constraint texts over many rows; a list many texts hold (a
+** refusal list beside each case's own words) is kept once, in the list
+** cache, and their plans share it (plan_list).  The plan is then run on
 ** each response, lazily: words and chars are counted only when a limit
 ** asks, the response is lowercased only when a needle cannot be searched
 ** for directly.
@@ -32,31 +34,86 @@ typedef struct plan_check {
 
 /* The plan the row after a kept plan's row used, the last time that plan
 ** was used (kept too), with what asking for its lines takes, so that none
-** waits on its cold header. */
+** waits on its cold header (a kept plan's key and set are at most
+** PLAN_KEEP_BYTES). */
 typedef struct plan_next {
   struct plan *pl;        /* NULL: none yet */
   const ifs_needle_set *set;
-  size_t kn, set_bytes;
-  int again;              /* it was the same plan the time before too */
+  uint32_t head_bytes, set_bytes;
+  uint32_t again;         /* it was the same plan the time before too */
 } plan_next;
 
+/* A list (must_include or must_exclude) searched by a set of its own:
+** one the list cache keeps for it (a list copied from there), the set cache
+** (a plan used once), or the plan.  first: the list's first needle in the
+** plan's. */
+typedef struct list_set {
+  const ifs_needle_set *set;
+  const char *text;       /* the text its searches are given */
+  size_t first;
+} list_set;
+
+/* A list of a kept plan that the list cache holds (ifs_list_cache.h): the
+** plan keeps neither its JSON, which its key leaves out, nor a set of its
+** needles: it searches with the cache's.  A table whose every case has its
+** own constraints with one refusal list of fifty phrases then keeps that
+** list's JSON and set once, not in each case's plan; every look-up of the
+** plan asks whether the cache still holds the list (plan_is_for). */
+typedef struct plan_list {
+  size_t at, len;         /* its JSON in the constraints text */
+  size_t slot;            /* the list cache's entry, */
+  uint64_t kept;          /* and when that entry was given the list */
+} plan_list;
+
 /* A compiled constraints text.  A cached plan is one allocation holding
-** this header, its key, checks, needles and text (its set apart); the plan
-** of a text not kept is a view of the evaluator's work buffers, valid for
-** one row. */
+** this header, the lists it shares (plan_shared), its lists' sets and its
+** key (plan_key), which a row reads first, then its checks, needles and
+** text (its sets apart); the plan of a text not kept is a view of the
+** evaluator's work buffers, valid for one row.  The header is small: a row
+** of a table whose every case has its own constraints reads it cold. */
 typedef struct plan {
-  uint64_t hash;
   ifs_verdict verdict;    /* IFS_SCORED: run the checks */
-  size_t n, nn, kn, tn;   /* checks, needle checks, key and text bytes */
+  unsigned char nlists, nshared;   /* of lists and shared, below */
+  unsigned char meets_context;     /* some needle meets a context lowercase */
+  size_t n, nn, kn, tn;   /* checks, needle checks, constraints and text bytes */
   size_t n_include;       /* of the needle checks, those of must_include */
-  int meets_context;      /* some needle meets a context lowercase (below) */
   plan_check *checks;
   ifs_needle *needles;    /* each needle's search, when there is no set */
-  const char *key;        /* the constraints bytes as given */
   const char *text;
   ifs_needle_set *set;    /* all needles at once, when there are many; owned */
+  list_set *lists;        /* or a set a list (the work plan's in the evaluator), */
+  ifs_needle_set *own_set;    /* of which this one is the plan's own */
   plan_next next;         /* kept plans: the next row's, last time */
 } plan;
+
+/* A kept plan's lists that the list cache holds (nshared), in the order of
+** their JSON, which its lists' sets (nlists) follow; and its key, after
+** them: the constraints bytes as given, less that JSON. */
+static const plan_list *plan_shared(const plan *pl) {
+  return (const plan_list *)(const void *)(pl + 1);
+}
+
+static const char *plan_key(const plan *pl) {
+  const char *head = (const char *)(pl + 1);
+  return head + pl->nshared * sizeof(plan_list) + pl->nlists * sizeof(list_set);
+}
+
+static size_t plan_key_bytes(const plan *pl) {
+  size_t n = pl->kn;
+  for (size_t i = 0; i < pl->nshared; i++) n -= plan_shared(pl)[i].len;
+  return n;
+}
+
+/* The bytes of a kept plan a row reads first after its header. */
+static size_t plan_head_bytes(const plan *pl) {
+  return pl->nshared * sizeof(plan_list) + pl->nlists * sizeof(list_set) + plan_key_bytes(pl);
+}
+
+/* 1 when the plan's needles are searched for by sets: one of them all, or
+** one for each long list. */
+static int has_sets(const plan *pl) {
+  return pl->set || pl->nlists;
+}
 
 /* From this many needles on, a plan searches for them all in one pass
 ** (ifs_needle_set.h) rather than one pass each: a kept plan from 4, a plan
@@ -64,16 +121,6 @@ typedef struct plan {
 ** for a few needles costs more than it saves in one row. */
 #define SET_MIN_NEEDLES 4
 #define SET_MIN_NEEDLES_ONCE 8
-
-/* A list (must_include or must_exclude) of a plan used once, searched by
-** the set the evaluator keeps for it (ifs_set_cache.h): a refusal list in
-** every row's own constraints is then not built into a set again for each
-** row.  first: the list's first needle in the plan's. */
-typedef struct list_set {
-  const ifs_needle_set *set;
-  const char *text;       /* the text its searches are given */
-  size_t first;
-} list_set;
 
 /* A list just compiled, to offer to the list cache (ifs_list_cache.h) once
 ** the plan's lists are all compiled (a list taken from the cache is copied
@@ -127,14 +174,18 @@ struct ifs_evaluator {
   signed char *found;     /* a set's answers for the row */
   size_t needles_cap;     /* of spans and found */
   ifs_set_cache *sets;    /* the lists' sets of plans used once, */
-  list_set lists[2];      /* and the work plan's (nlists of them) */
-  size_t nlists;
+  list_set wlists[2];     /* the work plan's */
   ifs_list_cache *compiled;   /* long lists compiled, by their JSON; */
   list_offer offers[2];   /* compiling: the lists offered to it after, */
   size_t noffers;
-  ifs_list copied[2];     /* and the include and exclude lists copied (k 0: none) */
+  ifs_list copied[2];     /* and the include and exclude lists copied (k 0: none), */
+  plan_list copied_json[2];   /* their JSON in the text compiled, */
+  const char *wcons;      /* which is this */
 #ifdef IFS_TESTING
   size_t lists_copied;
+  int same_hash;
+  int share_from_set;
+  size_t share_from;
 #endif
 };
 
@@ -314,6 +365,8 @@ static int copy_list(ifs_evaluator *ev, const ifs_jval *v, ifs_kind kind) {
   ifs_list l;
   if (ifs_list_cache_find(ev->compiled, v->str, v->len, &l) != v->len) return IFS_NOMEM;
   ev->copied[kind == IFS_MUST_EXCLUDE] = l;
+  ev->copied_json[kind == IFS_MUST_EXCLUDE] =
+      (plan_list){(size_t)(v->str - ev->wcons), v->len, l.slot, l.kept};
 #ifdef IFS_TESTING
   ev->lists_copied++;
 #endif
@@ -364,7 +417,7 @@ static int offer_list(ifs_evaluator *ev, const list_offer *o) {
     nd[i].low_at = (uint32_t)(c->low_at - o->text);
     nd[i].low_len = (uint32_t)c->low_len;
   }
-  ifs_list l = {ev->wtext.p + o->text, o->text_end - o->text, nd, k, 0};
+  ifs_list l = {ev->wtext.p + o->text, o->text_end - o->text, nd, k, 0, 0, 0};
   return ifs_list_cache_offer(ev->compiled, o->json->str, o->json->len, &l);
 }
 
@@ -410,7 +463,7 @@ static void plan_init_needles(plan *pl) {
 
 static ifs_status plan_build_set(ifs_evaluator *ev, const plan *pl, size_t min,
                                  ifs_needle_set **set);
-static ifs_status work_list_sets(ifs_evaluator *ev, const plan *w);
+static ifs_status work_list_sets(ifs_evaluator *ev, plan *w);
 static int meets_context_lowercase(const char *low, size_t len);
 
 /* The needles of the work plan: a set when they are many, else a search
@@ -432,13 +485,14 @@ static ifs_status plan_prepare_needles(ifs_evaluator *ev) {
     if (!is_needle(c)) continue;
     c->needle_at = k++;
     w->n_include += c->kind == IFS_MUST_INCLUDE;
-    if (may_meet) w->meets_context |= meets_context_lowercase(w->text + c->low_at, c->low_len);
+    if (may_meet && meets_context_lowercase(w->text + c->low_at, c->low_len)) w->meets_context = 1;
   }
   w->nn = k;
-  ev->nlists = 0;
+  w->lists = ev->wlists;
+  w->nlists = 0;
   if (k == 0) return IFS_OK;
   if (work_list_sets(ev, w)) return IFS_NOMEM;
-  if (ev->nlists) return IFS_OK;
+  if (w->nlists) return IFS_OK;
   if (plan_build_set(ev, w, SET_MIN_NEEDLES_ONCE, &w->set)) return IFS_NOMEM;
   if (w->set) return IFS_OK;
   if (k > ev->wneedles_cap) {
@@ -491,7 +545,7 @@ static ifs_status plan_build_set(ifs_evaluator *ev, const plan *pl, size_t min,
 ** ifs_set_cache.h) are searched for each on its own.  None when
 ** no list has a kept set, or a long one is too long to keep: then the plan
 ** searches with one set of all its needles, built for the row. */
-static ifs_status work_list_sets(ifs_evaluator *ev, const plan *w) {
+static ifs_status work_list_sets(ifs_evaluator *ev, plan *w) {
   size_t bounds[3] = {0, w->n_include, w->nn};
   if ((w->n_include < SET_MIN_NEEDLES_ONCE && w->nn - w->n_include < SET_MIN_NEEDLES_ONCE) ||
       w->tn > UINT32_MAX)
@@ -501,16 +555,16 @@ static ifs_status work_list_sets(ifs_evaluator *ev, const plan *w) {
   for (int l = 0; l < 2; l++) {
     size_t first = bounds[l], k = bounds[l + 1] - first;
     if (k < SET_MIN_NEEDLES_ONCE) continue;
-    list_set *ls = &ev->lists[ev->nlists];
+    list_set *ls = &w->lists[w->nlists];
     const ifs_list *copied = &ev->copied[l];
     if (copied->k ? ifs_list_cache_set(ev->compiled, copied, &ls->set, &ls->text)
                   : ifs_set_cache_get(ev->sets, w->text, ev->spans + first, k, &ls->set, &ls->text))
       return IFS_NOMEM;
     if (ls->set) {
       ls->first = first;
-      ev->nlists++;
+      w->nlists++;
     } else if (k >= IFS_SET_CACHE_EAGER) {   /* too long to keep */
-      ev->nlists = 0;
+      w->nlists = 0;
       return IFS_OK;
     }
   }
@@ -525,6 +579,7 @@ static int compile_plan(ifs_evaluator *ev, const char *cons, size_t cn) {
   ifs_arena_reset(&ev->arena);
   ev->noffers = 0;
   ev->copied[0].k = ev->copied[1].k = 0;
+  ev->wcons = cons;
   if (!ev->compiled && !(ev->compiled = ifs_list_cache_new())) return IFS_NOMEM;
   ifs_jval *c;
   int rc = ifs_json_parse_known(cons, cn, &ev->arena, known_list, ev, &c);
@@ -554,62 +609,175 @@ static int compile_plan(ifs_evaluator *ev, const char *cons, size_t cn) {
   w->checks = ev->wchecks;
   w->text = ev->wtext.p ? ev->wtext.p : "";
   w->tn = ev->wtext.len;
-  w->key = NULL;
   w->kn = 0;
   return plan_prepare_needles(ev);
 }
 
 
-/* Layout of a cached plan: header, key (read on every lookup, so next to
-** the header), checks (8-byte aligned), needles' searches, text. */
-static size_t checks_offset(size_t kn) {
-  return (sizeof(plan) + kn + 7) & ~(size_t)7;
+/* Layout of a cached plan: header, shared lists, lists' sets and key
+** (head_bytes: read on every lookup, so next to the header), checks (8-byte
+** aligned), needles' searches, text. */
+static size_t checks_offset(size_t head_bytes) {
+  return (sizeof(plan) + head_bytes + 7) & ~(size_t)7;
 }
 
-static size_t block_size(const plan *pl, size_t kn) {
-  return checks_offset(kn) + pl->n * sizeof(plan_check) +
-         (pl->set ? 0 : pl->nn * sizeof(ifs_needle)) + pl->tn;
+static size_t block_size(const plan *pl, size_t head_bytes) {
+  return checks_offset(head_bytes) + pl->n * sizeof(plan_check) +
+         (has_sets(pl) ? 0 : pl->nn * sizeof(ifs_needle)) + pl->tn;
 }
 
-static size_t plan_size(const plan *pl, size_t kn) {
-  return block_size(pl, kn) + ifs_needle_set_bytes(pl->set);
+static size_t plan_size(const plan *pl, size_t head_bytes) {
+  return block_size(pl, head_bytes) + ifs_needle_set_bytes(pl->set) +
+         ifs_needle_set_bytes(pl->own_set);
 }
 
-/* A copy of ev->work with its key, in one allocation, and its needle set
-** (the work plan's, which holds offsets into the text, not pointers, or
-** one built now) or needles' searches. */
-static plan *plan_freeze(ifs_evaluator *ev, uint64_t h, const char *cons, size_t cn) {
+/* The set a kept plan owns (of all its needles, or of a list), the one
+** asked for ahead of its row. */
+static const ifs_needle_set *owned_set(const plan *pl) {
+  return pl->set ? pl->set : pl->own_set;
+}
+
+/* A list copied from the list cache into this many texts' plans, or more,
+** is shared by the plans kept once the kept plans hold SHARE_FROM_BYTES
+** (plan_list): a table whose every case has its own constraints, with one
+** refusal list.  Until then, and for a list of fewer texts (the list of a
+** whole table, of a few cases), each kept plan has one set of all its
+** needles, found in one pass: 200 such plans of sixty phrases took 0.92 of
+** the time of plans sharing the lists, 2,000 plans 1.09 (their sets no
+** longer stay in cache). */
+#define SHARE_FINDS 16
+#define SHARE_FROM_BYTES ((size_t)4 << 20)
+
+static size_t share_from(const ifs_evaluator *ev) {
+#ifdef IFS_TESTING
+  if (ev->share_from_set) return ev->share_from;
+#endif
+  (void)ev;
+  return SHARE_FROM_BYTES;
+}
+
+/* The work plan's lists that a kept plan of text cons shares (kinds: bit 0
+** must_include, bit 1 must_exclude), as it refers to them (shared[], in the
+** order of their JSON), and their bytes; none when the text compiled was
+** not cons (its internal form differs: the places would not match). */
+static size_t shared_lists(const ifs_evaluator *ev, const char *cons, plan_list *shared,
+                           unsigned *kinds, size_t *bytes) {
+  size_t n = 0;
+  *bytes = 0;
+  *kinds = 0;
+  if (ev->wcons != cons || ev->bytes < share_from(ev)) return 0;
+  for (int l = 0; l < 2; l++)
+    if (ev->copied[l].k && ev->copied[l].finds >= SHARE_FINDS) {
+      *kinds |= 1u << l;
+      shared[n++] = ev->copied_json[l];
+      *bytes += ev->copied_json[l].len;
+    }
+  if (n == 2 && shared[1].at < shared[0].at) {
+    plan_list t = shared[0];
+    shared[0] = shared[1];
+    shared[1] = t;
+  }
+  return n;
+}
+
+/* The sets of a kept plan that shares lists (kinds) with the list cache, in
+** p->lists: each shared list's, and for the other list, when long enough,
+** one the plan owns (p->own_set, given the plan's text once it has one);
+** the needles of a shorter one are searched for each on its own. */
+static ifs_status shared_list_sets(ifs_evaluator *ev, const plan *w, unsigned kinds, plan *p) {
+  size_t bounds[3] = {0, w->n_include, w->nn};
+  p->set = p->own_set = NULL;
+  p->nlists = 0;
+  if (plan_spans(ev, w)) return IFS_NOMEM;   /* (and room for the answers) */
+  for (int l = 0; l < 2; l++) {
+    size_t first = bounds[l], k = bounds[l + 1] - first;
+    list_set *ls = &p->lists[p->nlists];
+    ls->first = first;
+    if (kinds >> l & 1) {
+      if (ifs_list_cache_set(ev->compiled, &ev->copied[l], &ls->set, &ls->text)) goto nomem;
+      p->nlists++;
+    } else if (k >= SET_MIN_NEEDLES && k <= IFS_NEEDLE_SET_MAX && w->tn <= UINT32_MAX) {
+      if (!(p->own_set = ifs_needle_set_new(w->text, ev->spans + first, k))) goto nomem;
+      ls->set = p->own_set;
+      ls->text = NULL;
+      p->nlists++;
+    }
+  }
+  return IFS_OK;
+nomem:
+  ifs_needle_set_free(p->own_set);
+  p->own_set = NULL;
+  return IFS_NOMEM;
+}
+
+/* How a kept plan of ev->work searches (sets in p): by its lists' sets when
+** it shares a list (kinds) with the list cache; else by one set of all its
+** needles (the work plan's, which holds offsets into the text, not
+** pointers, or one built now), or a search each. */
+static ifs_status kept_sets(ifs_evaluator *ev, unsigned kinds, plan *p) {
   plan *w = &ev->work;
-  ifs_needle_set *set = w->set;
-  if (!set && plan_build_set(ev, w, SET_MIN_NEEDLES, &set)) return NULL;
-  ifs_needle_set *had = w->set;
-  w->set = set;
-  char *block = ifs_malloc(block_size(w, cn));
-  w->set = had;
+  if (kinds) return shared_list_sets(ev, w, kinds, p);
+  p->nlists = 0;
+  p->own_set = NULL;
+  p->set = w->set;
+  if (!p->set && plan_build_set(ev, w, SET_MIN_NEEDLES, &p->set)) return IFS_NOMEM;
+  return IFS_OK;
+}
+
+/* The key of a kept plan: text cons but the shared lists' JSON. */
+static void write_key(char *key, const char *cons, size_t cn, const plan_list *shared,
+                      size_t nshared) {
+  size_t at = 0;
+  for (size_t i = 0; i < nshared; i++) {
+    memcpy(key, cons + at, shared[i].at - at);
+    key += shared[i].at - at;
+    at = shared[i].at + shared[i].len;
+  }
+  memcpy(key, cons + at, cn - at);
+}
+
+/* A copy of ev->work with its key, in one allocation, and its needle sets
+** (kept_sets) or needles' searches. */
+static plan *plan_freeze(ifs_evaluator *ev, const char *cons, size_t cn) {
+  plan *w = &ev->work;
+  plan sets = *w;   /* the kept plan's sets, until it has its block */
+  list_set lists[2];
+  plan_list shared[2];
+  unsigned kinds;
+  size_t shared_bytes, nshared = shared_lists(ev, cons, shared, &kinds, &shared_bytes);
+  sets.lists = lists;
+  sets.nshared = (unsigned char)nshared;
+  if (kept_sets(ev, kinds, &sets)) return NULL;
+  size_t head_bytes = nshared * sizeof *shared + sets.nlists * sizeof *lists + cn - shared_bytes;
+  char *block = ifs_malloc(block_size(&sets, head_bytes));
   if (!block) {
-    if (set != had) ifs_needle_set_free(set);
+    if (sets.set != w->set) ifs_needle_set_free(sets.set);
+    ifs_needle_set_free(sets.own_set);
     return NULL;
   }
-  w->set = NULL;   /* it moves to the copy */
+  if (sets.set == w->set) w->set = NULL;   /* it moves to the copy */
   plan *pl = (plan *)(void *)block;
-  *pl = *w;
+  *pl = sets;
   memset(&pl->next, 0, sizeof pl->next);
-  pl->set = set;
-  pl->hash = h;
-  char *key = block + sizeof(plan);
-  memcpy(key, cons, cn);
-  pl->key = key;
+  char *at = block + sizeof(plan);
+  if (nshared) memcpy(at, shared, nshared * sizeof *shared);
+  at += nshared * sizeof *shared;
+  pl->lists = (list_set *)(void *)at;
+  if (pl->nlists) memcpy(pl->lists, lists, pl->nlists * sizeof *lists);
+  write_key(at + pl->nlists * sizeof *lists, cons, cn, shared, nshared);
   pl->kn = cn;
-  pl->checks = (plan_check *)(void *)(block + checks_offset(cn));
+  pl->checks = (plan_check *)(void *)(block + checks_offset(head_bytes));
   if (w->n) memcpy(pl->checks, w->checks, w->n * sizeof(plan_check));   /* none: NULL */
-  char *text = (char *)(pl->checks + w->n);
+  at = (char *)(pl->checks + w->n);
   pl->needles = NULL;
-  if (!set && w->nn) {
-    pl->needles = (ifs_needle *)(void *)text;
-    text += w->nn * sizeof(ifs_needle);
+  if (!has_sets(pl) && w->nn) {
+    pl->needles = (ifs_needle *)(void *)at;
+    at += w->nn * sizeof(ifs_needle);
   }
-  memcpy(text, w->text, w->tn);
-  pl->text = text;
+  memcpy(at, w->text, w->tn);
+  pl->text = at;
+  for (size_t l = 0; l < pl->nlists; l++)
+    if (pl->lists[l].set == pl->own_set) pl->lists[l].text = pl->text;
   if (pl->needles) plan_init_needles(pl);
   return pl;
 }
@@ -617,6 +785,7 @@ static plan *plan_freeze(ifs_evaluator *ev, uint64_t h, const char *cons, size_t
 static void plan_free(plan *pl) {
   if (!pl) return;
   ifs_needle_set_free(pl->set);
+  ifs_needle_set_free(pl->own_set);
   ifs_free(pl);
 }
 
@@ -630,35 +799,58 @@ static void plans_flush(ifs_evaluator *ev) {
   ev->count = ev->bytes = 0;
 }
 
-/* Stores a frozen plan; 0, or IFS_NOMEM (then the plan is not kept). */
-static int plans_insert(ifs_evaluator *ev, plan *pl) {
-  size_t size = plan_size(pl, pl->kn);
+/* Stores a frozen plan of hash h; 0, or IFS_NOMEM (then the plan is not kept). */
+static int plans_insert(ifs_evaluator *ev, plan *pl, uint64_t h) {
+  size_t size = plan_size(pl, plan_head_bytes(pl));
   if (!ev->table) {
     ev->table = ifs_malloc(PLAN_TABLE * sizeof *ev->table);
     if (!ev->table) return IFS_NOMEM;
     memset(ev->table, 0, PLAN_TABLE * sizeof *ev->table);
   }
   if (ev->count >= PLAN_MAX || ev->bytes + size > PLAN_BYTES) plans_flush(ev);
-  size_t i = (size_t)pl->hash & (PLAN_TABLE - 1);
+  size_t i = (size_t)h & (PLAN_TABLE - 1);
   while (ev->table[i].pl) i = (i + 1) & (PLAN_TABLE - 1);
-  ev->table[i].hash = pl->hash;
+  ev->table[i].hash = h;
   ev->table[i].pl = pl;
-  ev->table[i].set = pl->set;
+  ev->table[i].set = owned_set(pl);
   ev->count++;
   ev->bytes += size;
   return IFS_OK;
 }
 
-/* 1 when kept plan pl is the plan of constraints text cons (its key). */
-static int plan_is_for(const plan *pl, const char *cons, size_t cn) {
-  return pl->kn == cn && memcmp(pl->key, cons, cn) == 0;
+/* 1 when kept plan pl, which shares lists, is the plan of constraints text
+** cons (of its length): between the key's pieces the JSON of the lists the
+** list cache still holds for it. */
+static int shared_plan_is_for(const ifs_evaluator *ev, const plan *pl, const char *cons,
+                              size_t cn) {
+  const char *key = plan_key(pl);
+  size_t at = 0;
+  for (size_t i = 0; i < pl->nshared; i++) {
+    const plan_list *s = &plan_shared(pl)[i];
+    const char *json = ifs_list_cache_json(ev->compiled, s->slot, s->kept);
+    if (!json || memcmp(key, cons + at, s->at - at) != 0 ||
+        memcmp(json, cons + s->at, s->len) != 0)
+      return 0;
+    key += s->at - at;
+    at = s->at + s->len;
+  }
+  return memcmp(key, cons + at, cn - at) == 0;
+}
+
+/* 1 when kept plan pl is the plan of constraints text cons: its key (and the
+** lists it shares). */
+static inline int plan_is_for(const ifs_evaluator *ev, const plan *pl, const char *cons,
+                              size_t cn) {
+  if (pl->kn != cn) return 0;
+  if (pl->nshared) return shared_plan_is_for(ev, pl, cons, cn);
+  return memcmp(plan_key(pl), cons, cn) == 0;
 }
 
 /* The last row's plan when this row's constraints are the same bytes (a
 ** list for a whole table, a literal): no hash; else NULL. */
 static plan *plan_if_last(const ifs_evaluator *ev, const char *cons, size_t cn) {
   plan *last = ev->last;
-  return last && plan_is_for(last, cons, cn) ? last : NULL;
+  return last && plan_is_for(ev, last, cons, cn) ? last : NULL;
 }
 
 /* The first slot from i on (probing) holding a plan of hash h, or
@@ -673,9 +865,19 @@ static size_t slot_of_hash(const ifs_evaluator *ev, uint64_t h, size_t i) {
 ** the CPU's own prefetching keeps up). */
 #define PREFETCH_KEY_MAX 4096
 
-/* Asks for a kept plan's header and key (kn bytes), all their lines at once. */
-static void prefetch_head_and_key(const plan *pl, size_t kn) {
-  ifs_prefetch(pl, sizeof(plan) + (kn < PREFETCH_KEY_MAX ? kn : PREFETCH_KEY_MAX));
+/* Asks for a kept plan's header and the n bytes after it (its shared lists
+** and key, plan_head_bytes, or as many as its text's), all at once. */
+static void prefetch_head_and_key(const plan *pl, size_t n) {
+  ifs_prefetch(pl, sizeof(plan) + (n < PREFETCH_KEY_MAX ? n : PREFETCH_KEY_MAX));
+}
+
+/* The hash a constraints text's plan is kept by. */
+static uint64_t plan_hash(const ifs_evaluator *ev, const char *cons, size_t cn) {
+#ifdef IFS_TESTING
+  if (ev->same_hash) return 0;
+#endif
+  (void)ev;
+  return ifs_hash_bytes(cons, cn);
 }
 
 /* The hash of a constraints text; asks for the lines of the kept plan it
@@ -685,7 +887,7 @@ static void prefetch_head_and_key(const plan *pl, size_t kn) {
 ** response is read.  The slot holds the set, so that it is asked for
 ** without waiting for the header. */
 static uint64_t plan_hash_prefetch(const ifs_evaluator *ev, const char *cons, size_t cn) {
-  uint64_t h = ifs_hash_bytes(cons, cn);
+  uint64_t h = plan_hash(ev, cons, cn);
   size_t i = ev->table ? slot_of_hash(ev, h, (size_t)h & (PLAN_TABLE - 1)) : PLAN_TABLE;
   if (i == PLAN_TABLE) return h;
   prefetch_head_and_key(ev->table[i].pl, cn);
@@ -700,7 +902,7 @@ static plan *get_plan(ifs_evaluator *ev, const char *cons, size_t cn, uint64_t h
     for (size_t i = slot_of_hash(ev, h, (size_t)h & (PLAN_TABLE - 1)); i < PLAN_TABLE;
          i = slot_of_hash(ev, h, (i + 1) & (PLAN_TABLE - 1))) {
       plan *pl = ev->table[i].pl;
-      if (plan_is_for(pl, cons, cn)) return ev->last = pl;
+      if (plan_is_for(ev, pl, cons, cn)) return ev->last = pl;
     }
   }
   const char *in;
@@ -710,15 +912,15 @@ static plan *get_plan(ifs_evaluator *ev, const char *cons, size_t cn, uint64_t h
   if (plan_size(&ev->work, cn) > PLAN_KEEP_BYTES) return &ev->work;
   int nomem = 0;
   if (!ifs_seen_before(&ev->seen, h, &nomem)) return nomem ? NULL : &ev->work;
-  plan *pl = plan_freeze(ev, h, cons, cn);
+  plan *pl = plan_freeze(ev, cons, cn);
   if (!pl) return NULL;
-  if (plans_insert(ev, pl)) { plan_free(pl); return NULL; }
+  if (plans_insert(ev, pl, h)) { plan_free(pl); return NULL; }
   return ev->last = pl;
 }
 
 /* Asks for the lines of the plan x names: header, key and needle set. */
 static void prefetch_next(const plan_next *x) {
-  prefetch_head_and_key(x->pl, x->kn);
+  prefetch_head_and_key(x->pl, x->head_bytes);
   if (x->set) ifs_needle_set_prefetch_bytes(x->set, x->set_bytes);
 }
 
@@ -734,7 +936,7 @@ static const plan_next *expected_plan(const ifs_evaluator *ev) {
 /* The expected plan x when this row's constraints are its key; else NULL. */
 static plan *expected_plan_if(ifs_evaluator *ev, const plan_next *x, const char *cons,
                               size_t cn) {
-  if (!x || !plan_is_for(x->pl, cons, cn)) return NULL;
+  if (!x || !plan_is_for(ev, x->pl, cons, cn)) return NULL;
   return ev->last = x->pl;
 }
 
@@ -751,9 +953,9 @@ static void follow_plan(ifs_evaluator *ev, plan *pl) {
     plan_next *x = &prev->next;
     if (x->pl != pl) {
       x->pl = pl;
-      x->set = pl->set;
-      x->kn = pl->kn;
-      x->set_bytes = ifs_needle_set_bytes(pl->set);
+      x->set = owned_set(pl);
+      x->head_bytes = (uint32_t)plan_head_bytes(pl);
+      x->set_bytes = (uint32_t)ifs_needle_set_bytes(x->set);
       x->again = 0;
     } else if (!x->again) {   /* written once: the line stays clean */
       x->again = 1;
@@ -1024,19 +1226,13 @@ static inline ifs_status set_find(ifs_evaluator *ev, row *w, const plan *pl,
   return IFS_OK;
 }
 
-/* 1 when the plan's needles are searched for by sets: its own, or (the
-** work plan) its lists' kept sets. */
-static int has_sets(const ifs_evaluator *ev, const plan *pl) {
-  return pl->set || (pl == &ev->work && ev->nlists);
-}
-
 /* found[0 .. nn) from the plan's set or its lists' sets; -1 for a needle
 ** no set answers (in a list too short for one). */
 static ifs_status set_answers(ifs_evaluator *ev, row *w, const plan *pl, signed char *found) {
   if (pl->set) return set_find(ev, w, pl, pl->set, pl->text, found);
   memset(found, -1, pl->nn);
-  for (size_t l = 0; l < ev->nlists; l++) {
-    const list_set *ls = &ev->lists[l];
+  for (size_t l = 0; l < pl->nlists; l++) {
+    const list_set *ls = &pl->lists[l];
     if (set_find(ev, w, pl, ls->set, ls->text, found + ls->first)) return IFS_NOMEM;
   }
   return IFS_OK;
@@ -1097,7 +1293,7 @@ static int run_plan(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl) {
         break;
       case IFS_MUST_BE_JSON: rc = run_json(r, w, pl, c); break;
       case IFS_MUST_INCLUDE: case IFS_MUST_EXCLUDE:
-        if (!has_sets(ev, pl)) {
+        if (!has_sets(pl)) {
           rc = run_needle(ev, r, w, pl, c);
           break;
         }
@@ -1199,7 +1395,7 @@ ifs_status ifs_evaluate_scores(ifs_evaluator *ev, const char *resp, size_t rn,
   if (!resp) { resp = ""; rn = 0; }
   if (read_response(ev, &w, resp, rn)) return IFS_NOMEM;
   if (!pl) pl = expected_plan_if(ev, expected, cons, cn);
-  if (!pl) pl = get_plan(ev, cons, cn, expected ? ifs_hash_bytes(cons, cn) : h);
+  if (!pl) pl = get_plan(ev, cons, cn, expected ? plan_hash(ev, cons, cn) : h);
   if (!pl) return IFS_NOMEM;
   follow_plan(ev, pl);
   r->plan = pl;
@@ -1214,11 +1410,25 @@ ifs_status ifs_evaluate_scores(ifs_evaluator *ev, const char *resp, size_t rn,
 const char *ifs_test_evaluator_ahead(const ifs_evaluator *ev, size_t *n) {
   const plan *pl = ev->prev;
   if (!pl || !pl->next.again) return NULL;
-  *n = pl->next.kn;
-  return pl->next.pl->key;
+  *n = plan_key_bytes(pl->next.pl);
+  return plan_key(pl->next.pl);
 }
 
 size_t ifs_test_evaluator_lists_copied(const ifs_evaluator *ev) { return ev->lists_copied; }
+
+size_t ifs_test_evaluator_plans_sharing(const ifs_evaluator *ev) {
+  size_t n = 0;
+  for (size_t i = 0; ev->table && i < PLAN_TABLE; i++)
+    n += ev->table[i].pl && ev->table[i].pl->nshared;
+  return n;
+}
+
+void ifs_test_evaluator_same_hash(ifs_evaluator *ev) { ev->same_hash = 1; }
+
+void ifs_test_evaluator_share_from(ifs_evaluator *ev, size_t bytes) {
+  ev->share_from_set = 1;
+  ev->share_from = bytes;
+}
 #endif
 
 ifs_status ifs_result_checks(ifs_evaluator *ev, ifs_result *r) {

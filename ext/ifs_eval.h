@@ -90,14 +90,26 @@ ifs_status ifs_result_explain(ifs_evaluator *ev, ifs_result *r);
 ifs_status ifs_result_reason(ifs_evaluator *ev, ifs_result *r);
 
 #ifdef IFS_TESTING
-/* Test hook: the constraints text whose kept plan is asked for ahead of the
-** next row, the plan that followed this row's the last two times (*n: its
-** bytes), or NULL when none is. */
+/* Test hook: the key of the kept plan asked for ahead of the next row, the
+** plan that followed this row's the last two times (*n: its bytes; the
+** constraints text but the lists it shares with the list cache), or NULL
+** when none is. */
 const char *ifs_test_evaluator_ahead(const ifs_evaluator *ev, size_t *n);
 
 /* Test hook: how many lists of needles were copied from the list cache
 ** rather than read from their JSON. */
 size_t ifs_test_evaluator_lists_copied(const ifs_evaluator *ev);
+
+/* Test hook: how many kept plans share a list with the list cache. */
+size_t ifs_test_evaluator_plans_sharing(const ifs_evaluator *ev);
+
+/* Test hook: every constraints text's plan gets the same hash from now on,
+** so that only the comparison of their bytes tells kept plans apart. */
+void ifs_test_evaluator_same_hash(ifs_evaluator *ev);
+
+/* Test hook: kept plans share lists once the kept plans hold this many
+** bytes (0: from the first), not the built-in bound. */
+void ifs_test_evaluator_share_from(ifs_evaluator *ev, size_t bytes);
 #endif
 
 /* The kind's name as if_checks shows it ("max_words", ...). */

@@ -18,6 +18,8 @@
 
 typedef struct entry {
   uint64_t last;           /* when it was last found or kept (0: empty) */
+  uint64_t kept;           /* when it was kept: no two entries ever share it */
+  uint64_t finds;          /* since */
   char *json;
   size_t jn;
   ifs_list list;           /* its text and needles, after the JSON */
@@ -61,7 +63,9 @@ size_t ifs_list_cache_find(ifs_list_cache *c, const char *s, size_t n, ifs_list 
     if (e->last && e->jn <= n && memcmp(e->json, s, e->jn) == 0) {
       e->last = ++c->clock;
       *list = e->list;
-      list->entry = i;
+      list->slot = i;
+      list->kept = e->kept;
+      list->finds = ++e->finds;
       return e->jn;
     }
   }
@@ -70,7 +74,7 @@ size_t ifs_list_cache_find(ifs_list_cache *c, const char *s, size_t n, ifs_list 
 
 ifs_status ifs_list_cache_set(ifs_list_cache *c, const ifs_list *list,
                               const ifs_needle_set **set, const char **set_text) {
-  entry *e = &c->e[list->entry];
+  entry *e = &c->e[list->slot];
   *set_text = e->list.text;
   if (!e->set) {
     size_t k = e->list.k;
@@ -86,6 +90,12 @@ ifs_status ifs_list_cache_set(ifs_list_cache *c, const ifs_list *list,
   }
   *set = e->set;
   return e->set ? IFS_OK : IFS_NOMEM;
+}
+
+const char *ifs_list_cache_json(const ifs_list_cache *c, size_t at, uint64_t kept) {
+  if (at >= IFS_LIST_CACHE_ENTRIES) return NULL;
+  const entry *e = &c->e[at];
+  return e->last && e->kept == kept ? e->json : NULL;
 }
 
 static int holds(const entry *e, const char *json, size_t jn) {
@@ -114,7 +124,8 @@ static char *copy_block(const char *json, size_t jn, const ifs_list *list, ifs_l
   copy->k = list->k;
   copy->text = b + text_at;
   copy->tn = list->tn;
-  copy->entry = 0;   /* (found: its place) */
+  copy->slot = 0;   /* (found: its place and when it was kept) */
+  copy->kept = copy->finds = 0;
   return b;
 }
 
@@ -135,6 +146,6 @@ ifs_status ifs_list_cache_offer(ifs_list_cache *c, const char *json, size_t jn,
   e->json = b;
   e->jn = jn;
   e->list = copy;
-  e->last = ++c->clock;
+  e->last = e->kept = ++c->clock;
   return IFS_OK;
 }

@@ -7,7 +7,8 @@
 ** itself.  This cache keeps a few lists' compiled forms by the bytes of
 ** their JSON array, '[' to ']', so that the JSON reader takes a list it
 ** has seen whole (ifs_json_parse_known) and the compiler copies its
-** needles instead of making them.
+** needles instead of making them.  A kept plan of a list found in many
+** texts refers to it here, its JSON and its set, instead of keeping them.
 */
 #ifndef IFS_LIST_CACHE_H
 #define IFS_LIST_CACHE_H
@@ -24,13 +25,17 @@ typedef struct ifs_list_needle {
 } ifs_list_needle;
 
 /* A compiled list: its needles' text, as the compiler wrote it, and the
-** needles in their order; entry: which of the cache's it is (found). */
+** needles in their order.  Of a list found: slot, which of the cache's
+** entries it is, and kept, when it was kept there (the two name this list
+** for as long as the cache holds it: ifs_list_cache_json); finds, how often
+** it has been found since (this time included). */
 typedef struct ifs_list {
   const char *text;
   size_t tn;
   const ifs_list_needle *needles;
   size_t k;
-  size_t entry;
+  size_t slot;
+  uint64_t kept, finds;
 } ifs_list;
 
 /* Entries of a cache; the largest JSON text and needles' text one keeps.
@@ -53,6 +58,11 @@ size_t ifs_list_cache_find(ifs_list_cache *c, const char *s, size_t n, ifs_list 
 ** valid as long as the list.  IFS_OK, or IFS_NOMEM (then *set is NULL). */
 ifs_status ifs_list_cache_set(ifs_list_cache *c, const ifs_list *list,
                               const ifs_needle_set **set, const char **set_text);
+
+/* The JSON text of a list found before (at: its slot; and kept), while the
+** cache holds that list still; NULL once it has been replaced.  A kept plan
+** refers to a list it copied by these two, instead of keeping its bytes. */
+const char *ifs_list_cache_json(const ifs_list_cache *c, size_t at, uint64_t kept);
 
 /* Offers a list just compiled from json[0..jn) (a valid JSON array): kept
 ** (copied) when it comes back or is long, in place of the entry offered or

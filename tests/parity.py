@@ -244,8 +244,11 @@ LIST_PIECES = ["I'm sorry", "As an AI", "\u0130", "\u03a3", "K", "\u212a", "SS",
 def shared_lists(rng, cases, n):
     """Rows with constraints texts of their own that share long lists, each
     list's JSON the same bytes in every text that has it, under either
-    needle key or another; items from the cases' responses and from
-    letters whose lowercase is not one to one, with numbers and null."""
+    needle key or another, or beside a short list of the text's own; items
+    from the cases' responses and from letters whose lowercase is not one to
+    one, with numbers and null.  Each text comes back about three times (its
+    plan kept, then used), and there are more long lists than the list cache
+    holds (shared lists replaced)."""
     def item(resp):
         r = rng.random()
         if r < 0.1:
@@ -255,17 +258,22 @@ def shared_lists(rng, cases, n):
             k = rng.randrange(len(text))
             return text[k:k + rng.randrange(1, 12)]
         return "".join(rng.choice(LIST_PIECES) for _ in range(rng.randrange(1, 4)))
+
+    def dumps(items):
+        return json.dumps(items, ensure_ascii=rng.random() < 0.5)
     resps = [r for r, _ in cases if r]
-    lists = [json.dumps([item(rng.choice(resps)) for _ in range(k)], ensure_ascii=rng.random() < 0.5)
-             for k in (8, 9, 31, 32, 50, 60)]
-    out = []
-    for i in range(n):
-        resp = rng.choice(resps)
+    lists = [dumps([item(rng.choice(resps)) for _ in range(k)])
+             for k in (8, 9, 31, 32, 50, 60) * 2]
+    texts = []
+    for i in range(max(1, n // 3)):
         keys = rng.sample(["must_include", "must_exclude", "regex", "other"], rng.randrange(1, 4))
-        parts = [f'"id": {i}'] + [f'"{k}": {rng.choice(lists)}' for k in keys]
+        parts = [f'"id": {i}'] + [
+            f'"{k}": ' + (dumps([item(rng.choice(resps)) for _ in range(rng.randrange(4, 8))])
+                          if rng.random() < 0.3 else rng.choice(lists[:8] if i % 4 else lists))
+            for k in keys]
         rng.shuffle(parts)
-        out.append((resp, ("{" + ", ".join(parts) + "}").encode()))
-    return out
+        texts.append(("{" + ", ".join(parts) + "}").encode())
+    return [(rng.choice(resps), rng.choice(texts)) for _ in range(n)]
 
 
 # Edge cases run each on a brand-new connection (state-dependent bugs).

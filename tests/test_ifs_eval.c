@@ -393,6 +393,221 @@ START_TEST(test_lists_copied_by_their_json) {
 }
 END_TEST
 
+/* A refusal list of 40 phrases (kept by the list cache when first read),
+** with needles that are not plain: non-strings, U+0130, final sigma, an
+** empty one, a capital sharp s's expansion; lists of other tags have the
+** same length and differ in their bytes. */
+static void refusal_list(ifs_buf *b, char tag) {
+  ifs_buf_clear(b);
+  ifs_buf_append_str(b, "[\"Sorry\", \"I CAN'T\", 1.0, null, true, {\"k\": \"v'\"}, "
+                        "\"\\u0130X\", \"\xce\xa3\xce\x91\xce\xa3\", \"\", \"STRASSE\"");
+  for (int i = 0; i < 30; i++) {
+    ifs_buf_append_str(b, ", \"Phrase ");
+    ifs_buf_append_char(b, tag);
+    ifs_buf_append_u64(b, (uint64_t)(10 + i));
+    ifs_buf_append_char(b, '"');
+  }
+  ifs_buf_append_char(b, ']');
+}
+
+/* A constraints text from a pattern: @ is list l, # is number c. */
+static void text_of(ifs_buf *t, const char *pattern, const ifs_buf *l, int c) {
+  ifs_buf_clear(t);
+  for (const char *p = pattern; *p; p++) {
+    if (*p == '@') ifs_buf_append(t, l->p, l->len);
+    else if (*p == '#') ifs_buf_append_u64(t, (uint64_t)c);
+    else ifs_buf_append_char(t, *p);
+  }
+}
+
+/* Case c's constraints: its own words with list l, in one of five shapes
+** (the list under either key or both, first or last; an own list of one
+** word, searched for on its own); the numbers are of the same width, so
+** that texts of one shape differ in bytes, not length. */
+static void case_text(ifs_buf *t, const ifs_buf *l, int c) {
+  static const char *shapes[] = {
+    "{\"must_include\": [\"word#\", \"Alpha\", \"beta\", \"GAMMA\", \"delta #\"], "
+    "\"must_exclude\": @, \"case\": #}",
+    "{\"case\": #, \"must_exclude\": @, \"must_include\": [\"WORD#\", \"alpha\", \"\", 7, \"e\"]}",
+    "{\"must_include\": @, \"must_exclude\": [\"word#\", \"x\", \"y\", \"zeta\"], \"max_words\": #}",
+    "{\"must_include\": [\"Word#\"], \"must_exclude\": @}",
+    "{\"must_include\": @, \"must_exclude\": @, \"id\": #}",
+  };
+  text_of(t, shapes[c % 5], l, 10 + c);
+}
+
+static const char *const share_resps[] = {
+  "Sorry, I can't: phrase a12 and PHRASE a37. \xc4\xb0x \xcf\x83\xce\xb1\xcf\x82 word12 alpha GAMMA",
+  "hello Beta delta 13, strasse None true word11 WORD25 Phrase b12",
+};
+
+/* Evaluates text t on each response with ev and with a new evaluator:
+** the same score and reason. */
+static void same_as_fresh(ifs_evaluator *ev, const ifs_buf *t) {
+  ifs_result r, fresh;
+  ifs_result_init(&r);
+  ifs_result_init(&fresh);
+  for (size_t i = 0; i < sizeof share_resps / sizeof *share_resps; i++) {
+    const char *resp = share_resps[i];
+    ifs_evaluator *once = ifs_evaluator_new();
+    ck_assert_int_eq(ifs_evaluate(once, resp, strlen(resp), t->p, t->len, &fresh), IFS_OK);
+    ifs_evaluator_free(once);
+    ck_assert_int_eq(ifs_evaluate(ev, resp, strlen(resp), t->p, t->len, &r), IFS_OK);
+    ck_assert_msg(r.score == fresh.score && r.reason.len == fresh.reason.len &&
+                      memcmp(r.reason.p, fresh.reason.p, r.reason.len) == 0,
+                  "%.*s on response %zu: %.*s", (int)t->len, t->p, i, (int)r.reason.len,
+                  r.reason.p);
+  }
+  ifs_result_free(&r);
+  ifs_result_free(&fresh);
+}
+
+/* Texts with list l, each seen once: the list is found in more texts than
+** a kept plan needs to share it. */
+static void find_often(ifs_evaluator *ev, const ifs_buf *l) {
+  ifs_buf t;
+  ifs_buf_init(&t);
+  for (int i = 0; i < 20; i++) {
+    text_of(&t, "{\"must_exclude\": @, \"warm\": #}", l, i);
+    same_as_fresh(ev, &t);   /* (two rows: kept at the second) */
+  }
+  ifs_buf_free(&t);
+}
+
+/* Kept plans of texts holding a list found in many texts share it with the
+** list cache (their key leaves its JSON out, they search with its set), here
+** from the first plan kept (by default once the kept plans hold 4 MB; these
+** hold less, and share nothing): every answer is a fresh evaluator's, while
+** the list is held and after it has been replaced (the plans are compiled
+** again, and, under the sanitizers, the replaced list is never read). */
+START_TEST(test_plans_share_long_lists) {
+  ifs_evaluator *ev = ifs_evaluator_new(), *by_default = ifs_evaluator_new();
+  ifs_test_evaluator_share_from(ev, 0);
+  ifs_buf l, t;
+  ifs_buf_init(&l);
+  ifs_buf_init(&t);
+  refusal_list(&l, 'a');
+  find_often(ev, &l);
+  find_often(by_default, &l);
+  size_t before = ifs_test_evaluator_plans_sharing(ev);
+  for (int round = 0; round < 3; round++)
+    for (int c = 0; c < 40; c++) {
+      case_text(&t, &l, c);
+      same_as_fresh(ev, &t);
+      same_as_fresh(by_default, &t);
+    }
+  ck_assert_uint_eq(ifs_test_evaluator_plans_sharing(ev), before + 40);
+  ck_assert_uint_eq(ifs_test_evaluator_plans_sharing(by_default), 0);
+  ifs_evaluator_free(by_default);
+  /* a row of case 0: the reference's answer (tests/oracle.py) */
+  ifs_result r;
+  ifs_result_init(&r);
+  case_text(&t, &l, 0);
+  ck_assert_int_eq(ifs_evaluate(ev, share_resps[0], strlen(share_resps[0]), t.p, t.len, &r),
+                   IFS_OK);
+  ck_assert(r.score == 35.0 / 45.0);
+  ck_assert_buf_eq(&r.reason, "35/45 satisfied; failed: must_include 'word10'; must_include 'beta'; "
+                              "must_include 'delta 10'; must_exclude 'Sorry'; must_exclude 'I CAN'T'; "
+                              "must_exclude '\xc4\xb0X'; must_exclude '\xce\xa3\xce\x91\xce\xa3'; "
+                              "must_exclude ''; must_exclude 'Phrase a12'; must_exclude 'Phrase a37'");
+  ifs_result_free(&r);
+  /* eight other long lists: the list's entry goes to one of them */
+  ifs_buf other;
+  ifs_buf_init(&other);
+  for (char tag = 'b'; tag < 'b' + 8; tag++) {
+    refusal_list(&other, tag);
+    text_of(&t, "{\"must_exclude\": @}", &other, 0);
+    same_as_fresh(ev, &t);
+  }
+  for (int round = 0; round < 2; round++)
+    for (int c = 0; c < 40; c++) {
+      case_text(&t, &l, c);
+      same_as_fresh(ev, &t);
+    }
+  ifs_buf_free(&other);
+  ifs_buf_free(&l);
+  ifs_buf_free(&t);
+  ifs_evaluator_free(ev);
+}
+END_TEST
+
+/* With every text's plan under one hash, kept plans sharing lists are told
+** apart by their bytes alone: texts differing only inside a shared list
+** (two lists of one length), only outside it, or only where it is. */
+START_TEST(test_shared_plans_told_apart_by_bytes) {
+  ifs_evaluator *ev = ifs_evaluator_new();
+  ifs_test_evaluator_same_hash(ev);
+  ifs_test_evaluator_share_from(ev, 0);
+  ifs_buf a, b, t;
+  ifs_buf_init(&a);
+  ifs_buf_init(&b);
+  ifs_buf_init(&t);
+  refusal_list(&a, 'a');
+  refusal_list(&b, 'b');
+  ck_assert_uint_eq(a.len, b.len);
+  find_often(ev, &a);
+  find_often(ev, &b);
+  size_t before = ifs_test_evaluator_plans_sharing(ev);
+  for (int round = 0; round < 2; round++)
+    for (int c = 0; c < 20; c++) {
+      case_text(&t, &a, c);
+      same_as_fresh(ev, &t);
+      case_text(&t, &b, c);
+      same_as_fresh(ev, &t);
+    }
+  ck_assert_uint_eq(ifs_test_evaluator_plans_sharing(ev), before + 40);
+  ifs_buf_free(&a);
+  ifs_buf_free(&b);
+  ifs_buf_free(&t);
+  ifs_evaluator_free(ev);
+}
+END_TEST
+
+/* Out of memory anywhere while a plan sharing a list is made or used: an
+** error or the right answer. */
+START_TEST(test_shared_plans_out_of_memory) {
+  ifs_buf l, t;
+  ifs_buf_init(&l);
+  ifs_buf_init(&t);
+  refusal_list(&l, 'a');
+  case_text(&t, &l, 0);
+  const char *resp = share_resps[0];
+  ifs_result r, fresh;
+  ifs_result_init(&r);
+  ifs_result_init(&fresh);
+  ifs_evaluator *once = ifs_evaluator_new();
+  ck_assert_int_eq(ifs_evaluate(once, resp, strlen(resp), t.p, t.len, &fresh), IFS_OK);
+  ifs_evaluator_free(once);
+  int completed = 0;
+  for (long n = 1; n < 2000 && !completed; n++) {
+    ifs_evaluator *e = ifs_evaluator_new();
+    ck_assert_ptr_nonnull(e);
+    ifs_test_evaluator_share_from(e, 0);
+    find_often(e, &l);
+    size_t warm = ifs_test_evaluator_plans_sharing(e);
+    ifs_test_fail_nth(n);
+    int rc = IFS_OK;
+    for (int i = 0; i < 3 && rc == IFS_OK; i++) {
+      rc = ifs_evaluate(e, resp, strlen(resp), t.p, t.len, &r);
+      ck_assert(rc == IFS_OK || rc == IFS_NOMEM);
+      if (rc == IFS_OK) ck_assert(r.reason.len == fresh.reason.len &&
+                                  memcmp(r.reason.p, fresh.reason.p, r.reason.len) == 0);
+    }
+    if (rc == IFS_OK && ifs_test_alloc_count < n) {
+      completed = 1;
+      ck_assert_uint_eq(ifs_test_evaluator_plans_sharing(e), warm + 1);
+    }
+    ifs_test_fail_nth(0);
+    ifs_evaluator_free(e);
+  }
+  ck_assert(completed);
+  ifs_result_free(&r);
+  ifs_result_free(&fresh);
+  ifs_buf_free(&l);
+  ifs_buf_free(&t);
+}
+END_TEST
+
 /* The plan a row reuses from the row before, across the cache's emptying
 ** when it is full (4096 plans): every answer stays exact (and, under the
 ** sanitizers, no emptied plan is read). */
@@ -568,6 +783,9 @@ static Suite *eval_suite(void) {
   tcase_add_test(tc, test_needles_in_context_lowercase);
   tcase_add_test(tc, test_lists_of_texts_seen_once);
   tcase_add_test(tc, test_lists_copied_by_their_json);
+  tcase_add_test(tc, test_plans_share_long_lists);
+  tcase_add_test(tc, test_shared_plans_told_apart_by_bytes);
+  tcase_add_test(tc, test_shared_plans_out_of_memory);
   tcase_add_test(tc, test_plans_reused_across_flush);
   tcase_add_test(tc, test_next_plan_asked_ahead);
   tcase_add_test(tc, test_next_plan_across_flush);

@@ -5,7 +5,9 @@
 ** once, answers for those needles; a long list is kept when
 ** first offered, a short one when offered again; the entry found or kept
 ** least recently is the one replaced, so a list found on every call stays;
-** a list past the bound is not kept, nor a list kept already again; out of
+** a list past the bound is not kept, nor a list kept already again; a
+** list found is named by its entry and when it was kept, by which its JSON
+** is had for as long as the cache holds it, and counts its finds; out of
 ** memory keeps nothing and loses nothing.
 */
 #include "ifs_test.h"
@@ -128,6 +130,50 @@ START_TEST(a_list_found_on_every_call_stays) {
 }
 END_TEST
 
+/* A list found names its entry and when it was kept: its JSON while the
+** cache holds it, none once another list has its entry, nor when it is
+** kept again in the same place (a new name); its finds count from 1. */
+START_TEST(a_list_is_named_while_held) {
+  ifs_list_cache *c = ifs_list_cache_new();
+  made shared, other;
+  make(&shared, "sorry", IFS_LIST_CACHE_EAGER);
+  offer(c, &shared);
+  ifs_list got, first;
+  for (uint64_t i = 1; i <= 3; i++) {
+    ck_assert_uint_eq(ifs_list_cache_find(c, shared.json, shared.jn, &got), shared.jn);
+    ck_assert_uint_eq(got.finds, i);
+  }
+  first = got;
+  const char *json = ifs_list_cache_json(c, got.slot, got.kept);
+  ck_assert_ptr_nonnull(json);
+  ck_assert_mem_eq(json, shared.json, shared.jn);
+  ck_assert_ptr_null(ifs_list_cache_json(c, got.slot, got.kept + 1));
+  ck_assert_ptr_null(ifs_list_cache_json(c, IFS_LIST_CACHE_ENTRIES, got.kept));
+  char tag[32];
+  for (int i = 0; i < IFS_LIST_CACHE_ENTRIES; i++) {   /* each takes the least recent */
+    snprintf(tag, sizeof tag, "w%d_", i);
+    make(&other, tag, IFS_LIST_CACHE_EAGER);
+    offer(c, &other);
+    ck_assert_int_eq(ifs_list_cache_json(c, first.slot, first.kept) != NULL,
+                     i < IFS_LIST_CACHE_ENTRIES - 1);
+  }
+  ck_assert(!finds(c, &shared, ""));
+  for (int i = 0; i < IFS_LIST_CACHE_ENTRIES - 1; i++) {   /* its entry least recent again */
+    snprintf(tag, sizeof tag, "w%d_", i);
+    make(&other, tag, IFS_LIST_CACHE_EAGER);
+    ck_assert(finds(c, &other, ""));
+  }
+  offer(c, &shared);
+  ck_assert_uint_eq(ifs_list_cache_find(c, shared.json, shared.jn, &got), shared.jn);
+  ck_assert_uint_eq(got.slot, first.slot);   /* the same place, */
+  ck_assert_uint_ne(got.kept, first.kept);     /* another name */
+  ck_assert_uint_eq(got.finds, 1);
+  ck_assert_ptr_null(ifs_list_cache_json(c, first.slot, first.kept));
+  ck_assert_ptr_nonnull(ifs_list_cache_json(c, got.slot, got.kept));
+  ifs_list_cache_free(c);
+}
+END_TEST
+
 START_TEST(too_big_or_empty_not_kept) {
   ifs_list_cache *c = ifs_list_cache_new();
   made m;
@@ -139,7 +185,7 @@ START_TEST(too_big_or_empty_not_kept) {
   ck_assert_int_eq(ifs_list_cache_offer(c, big, sizeof big, &m.list), IFS_OK);
   ifs_list got;
   ck_assert_uint_eq(ifs_list_cache_find(c, big, sizeof big, &got), 0);
-  ifs_list empty = {"", 0, NULL, 0, 0};
+  ifs_list empty = {"", 0, NULL, 0, 0, 0, 0};
   ck_assert_int_eq(ifs_list_cache_offer(c, "[]", 2, &empty), IFS_OK);
   ck_assert_uint_eq(ifs_list_cache_find(c, "[]", 2, &got), 0);
   ifs_list_cache_free(c);
@@ -175,6 +221,7 @@ static Suite *list_cache_suite(void) {
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, kept_lists_are_found);
   tcase_add_test(tc, a_list_found_on_every_call_stays);
+  tcase_add_test(tc, a_list_is_named_while_held);
   tcase_add_test(tc, too_big_or_empty_not_kept);
   tcase_add_test(tc, out_of_memory_keeps_nothing);
   suite_add_tcase(s, tc);
