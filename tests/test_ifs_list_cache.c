@@ -42,6 +42,13 @@ static void make(made *m, const char *tag, size_t k) {
   m->list.k = k;
 }
 
+/* Another long list (kept when first offered), number i: "w<i>_0", ... */
+static void make_other(made *m, int i) {
+  char tag[32];
+  snprintf(tag, sizeof tag, "w%d_", i);
+  make(m, tag, IFS_LIST_CACHE_EAGER);
+}
+
 /* 1 when the cache finds m's list at the start of m's JSON + tail. */
 static int finds(ifs_list_cache *c, const made *m, const char *tail) {
   char s[4200];
@@ -111,15 +118,13 @@ START_TEST(a_list_found_on_every_call_stays) {
   made shared, other;
   make(&shared, "sorry", IFS_LIST_CACHE_EAGER);
   offer(c, &shared);
-  char tag[32];
   for (int i = 0; i < 4 * IFS_LIST_CACHE_ENTRIES; i++) {
-    snprintf(tag, sizeof tag, "w%d_", i);
-    make(&other, tag, IFS_LIST_CACHE_EAGER);
+    make_other(&other, i);
     offer(c, &other);
     ck_assert(finds(c, &shared, ""));
   }
   ck_assert(finds(c, &other, ""));
-  make(&other, "w0_", IFS_LIST_CACHE_EAGER);
+  make_other(&other, 0);
   ck_assert(!finds(c, &other, ""));   /* replaced long since */
   /* offered again, a kept list is not copied again (nothing allocated) */
   ifs_test_fail_nth(1);
@@ -149,24 +154,21 @@ START_TEST(a_list_is_named_while_held) {
   ck_assert_mem_eq(json, shared.json, shared.jn);
   ck_assert_ptr_null(ifs_list_cache_json(c, got.slot, got.kept + 1));
   ck_assert_ptr_null(ifs_list_cache_json(c, IFS_LIST_CACHE_ENTRIES, got.kept));
-  char tag[32];
   for (int i = 0; i < IFS_LIST_CACHE_ENTRIES; i++) {   /* each takes the least recent */
-    snprintf(tag, sizeof tag, "w%d_", i);
-    make(&other, tag, IFS_LIST_CACHE_EAGER);
+    make_other(&other, i);
     offer(c, &other);
     ck_assert_int_eq(ifs_list_cache_json(c, first.slot, first.kept) != NULL,
                      i < IFS_LIST_CACHE_ENTRIES - 1);
   }
   ck_assert(!finds(c, &shared, ""));
   for (int i = 0; i < IFS_LIST_CACHE_ENTRIES - 1; i++) {   /* its entry least recent again */
-    snprintf(tag, sizeof tag, "w%d_", i);
-    make(&other, tag, IFS_LIST_CACHE_EAGER);
+    make_other(&other, i);
     ck_assert(finds(c, &other, ""));
   }
   offer(c, &shared);
   ck_assert_uint_eq(ifs_list_cache_find(c, shared.json, shared.jn, &got), shared.jn);
   ck_assert_uint_eq(got.slot, first.slot);   /* the same place, */
-  ck_assert_uint_ne(got.kept, first.kept);     /* another name */
+  ck_assert_uint_ne(got.kept, first.kept);   /* another name */
   ck_assert_uint_eq(got.finds, 1);
   ck_assert_ptr_null(ifs_list_cache_json(c, first.slot, first.kept));
   ck_assert_ptr_nonnull(ifs_list_cache_json(c, got.slot, got.kept));
