@@ -229,8 +229,28 @@ AVX2_TARGET static __m256i byteset_match32(const ifs_byteset *s, __m256i v) {
 /* The candidates of the first block from *q on that has any, where byte
 ** set a holds and, reach bytes on, set b (reach 0: a alone); 0 when none
 ** before the end.  *q is left past the block. */
+/* next_candidates() for two sets of one member each (a letter's two cases,
+** or one byte): their vectors made once, not at every block. */
+AVX2_TARGET static unsigned next_candidates_1(const ifs_byteset *a, const ifs_byteset *b,
+                                              size_t reach, const char *h, size_t n, size_t *q) {
+  const __m256i fa = _mm256_set1_epi8((char)a->fold[0]), wa = _mm256_set1_epi8((char)a->want[0]);
+  const __m256i fb = _mm256_set1_epi8((char)b->fold[0]), wb = _mm256_set1_epi8((char)b->want[0]);
+  unsigned mask = 0;
+  size_t at = *q;
+  for (; at + reach + 32 <= n && !mask; at += 32) {
+    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(h + at));
+    __m256i y = _mm256_loadu_si256((const __m256i *)(const void *)(h + at + reach));
+    mask = (unsigned)_mm256_movemask_epi8(
+        _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_or_si256(x, fa), wa),
+                         _mm256_cmpeq_epi8(_mm256_or_si256(y, fb), wb)));
+  }
+  *q = at;
+  return mask;
+}
+
 AVX2_TARGET static unsigned next_candidates(const ifs_byteset *a, const ifs_byteset *b,
                                             size_t reach, const char *h, size_t n, size_t *q) {
+  if (reach && a->n == 1 && b->n == 1) return next_candidates_1(a, b, reach, h, n, q);
   unsigned mask = 0;
   size_t at = *q;
   for (; at + reach + 32 <= n && !mask; at += 32) {
