@@ -226,9 +226,6 @@ AVX2_TARGET static __m256i byteset_match32(const ifs_byteset *s, __m256i v) {
   return m;
 }
 
-/* The candidates of the first block from *q on that has any, where byte
-** set a holds and, reach bytes on, set b (reach 0: a alone); 0 when none
-** before the end.  *q is left past the block. */
 /* next_candidates() for two sets of one member each (a letter's two cases,
 ** or one byte): their vectors made once, not at every block. */
 AVX2_TARGET static unsigned next_candidates_1(const ifs_byteset *a, const ifs_byteset *b,
@@ -248,6 +245,9 @@ AVX2_TARGET static unsigned next_candidates_1(const ifs_byteset *a, const ifs_by
   return mask;
 }
 
+/* The candidates of the first block from *q on that has any, where byte
+** set a holds and, reach bytes on, set b (reach 0: a alone); 0 when none
+** before the end.  *q is left past the block. */
 AVX2_TARGET static unsigned next_candidates(const ifs_byteset *a, const ifs_byteset *b,
                                             size_t reach, const char *h, size_t n, size_t *q) {
   if (reach && a->n == 1 && b->n == 1) return next_candidates_1(a, b, reach, h, n, q);
