@@ -8,11 +8,13 @@
 ** text with neither U+0130 nor U+03A3.
 **
 ** The pass is a Teddy-style filter (after Hyperscan's): every prefix a
-** match can start with is put in one of sixteen buckets, and for each of
-** the first four bytes of a position two 16-entry tables, indexed by the
-** byte's low and high nibble, give the buckets that allow it; the AND over
-** the four bytes is nonzero only where some prefix may start.  Vector
-** shuffles look up sixteen positions at once (sixty-four with AVX-512).
+** match can start with is put in one of sixteen buckets (eight when there
+** are at most twelve prefixes), and for each of the first four bytes of a
+** position two 16-entry tables, indexed by the byte's low and high nibble,
+** give the buckets that allow it; the AND over the four bytes is nonzero
+** only where some prefix may start.  Vector shuffles look up sixteen
+** positions at once (thirty-two with AVX2 and eight buckets, sixty-four
+** with AVX-512).
 ** Where some pass, the vector loops test the four bytes after the prefix
 ** too, with tables of what follows each bucket's prefixes: a four-byte
 ** prefix from a common word ("prov" of "I can't provide") is in most
@@ -84,6 +86,10 @@ void ifs_test_needle_set_find_level(const ifs_needle_set *s, const char *needles
 ** the four its prefix is, in a set whose second tables test the bytes after
 ** it (room) or not. */
 size_t ifs_test_needle_set_prefix_skip(const char *low, size_t len, int room);
+
+/* Test hook: 1 when the set's prefixes are in eight buckets, which the
+** AVX2 loop tests 32 positions at a time. */
+int ifs_test_needle_set_narrow(const ifs_needle_set *s);
 #endif
 
 #endif

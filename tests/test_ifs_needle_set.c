@@ -368,6 +368,47 @@ START_TEST(test_prefix_choice) {
 }
 END_TEST
 
+/* A set of at most twelve prefixes is narrow (eight buckets, 32 positions
+** a step in the AVX2 loop): each of its words is found at every position
+** of a text, by every loop, across the steps' seams and in the tail.  A
+** set of thirteen is not. */
+START_TEST(test_narrow_sets) {
+  static const char *const words[] = {"apology", "refuse", "cannot", "unable", "sorry",
+                                      "policy", "ethical", "harmful", "illegal", "assist",
+                                      "decline", "violate", "guideline"};
+  static const char filler[] = "lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do "
+                               "eiusmod tempor incididunt ut labore et dolore magna aliqua";
+  char text[100];
+  for (size_t k = 10; k <= 13; k += 3) {
+    needles v = {0};
+    v.k = k;
+    for (size_t i = 0; i < k; i++) {
+      v.raw[i] = words[i];
+      v.raw_len[i] = strlen(words[i]);
+    }
+    needles_lower(&v);
+    ifs_needle_set *s = set_of(&v);
+    ck_assert_int_eq(ifs_test_needle_set_narrow(s), k <= 12);
+    size_t asked = 0, decided = 0;
+    for (size_t i = 0; i < k; i++) {
+      for (size_t at = 0; at + v.raw_len[i] <= sizeof text; at++) {
+        memcpy(text, filler, sizeof text);
+        memcpy(text + at, words[i], v.raw_len[i]);
+        decided += check_text(s, &v, text, sizeof text, &asked);
+        signed char got[16];
+        for (int level = 0; level < LEVELS; level++) {
+          ifs_test_needle_set_find_level(s, v.all.p, text, sizeof text, 1, got, level);
+          ck_assert_msg(got[i] == 1, "%s at %zu: loop %d says %d", words[i], at, level, got[i]);
+        }
+      }
+    }
+    ck_assert_uint_eq(decided, asked);
+    ifs_needle_set_free(s);
+    needles_free(&v);
+  }
+}
+END_TEST
+
 static Suite *needle_set_suite(void) {
   Suite *s = suite_create("ifs_needle_set");
   TCase *tc = tcase_create("core");
@@ -376,6 +417,7 @@ static Suite *needle_set_suite(void) {
   tcase_add_loop_test(tc, test_random_sets, 0, 4);
   tcase_add_test(tc, test_phrase_lists);
   tcase_add_test(tc, test_prefix_choice);
+  tcase_add_test(tc, test_narrow_sets);
   tcase_add_test(tc, test_adversarial_gives_up);
   tcase_add_test(tc, test_out_of_memory);
   suite_add_tcase(s, tc);
