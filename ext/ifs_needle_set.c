@@ -5,10 +5,10 @@
 ** holds them least often, prefix_skip(), each replaced by every character
 ** that lowers to it, encoded, cut to PREFIX_MAX bytes, folded); the
 ** distinct prefixes sorted and cut into BUCKETS buckets (NARROW_BUCKETS
-** for a few), one prefix length to a bucket (a short prefix leaves the later bytes free,
-** which would loosen a bucket of longer ones); the nibble tables, and the
-** ext tables of the bytes after the prefixes; a hash table of the
-** prefixes, each with the list of needles it starts.
+** for a few), one prefix length to a bucket (a short prefix leaves the
+** later bytes free, which would loosen a bucket of longer ones); the
+** nibble tables, and the ext tables of the bytes after the prefixes; a
+** hash table of the prefixes, each with the list of needles it starts.
 **
 ** Searching: the filter finds positions where some live bucket allows all
 ** (up to) four bytes, and, in the vector loops, the four after them; there
@@ -31,11 +31,11 @@
 
 #define PREFIX_MAX 4     /* bytes of a position the filter tests */
 #define BUCKETS 16
-/* A set of few prefixes (a case's own short list) is put in eight buckets:
+/* A set of few prefixes (a case's own ten words) is put in eight buckets:
 ** its tables then fit one 16-byte lane, and the AVX2 loop tests 32
 ** positions a step instead of 16.  Two prefixes sharing a bucket let
-** through a mix of their bytes, which costs less than the steps saved up
-** to twelve prefixes (measured on generated eval rows). */
+** through a mix of their bytes; of twelve, at most four buckets hold two,
+** and the second tables turn most of those mixes down. */
 #define NARROW_BUCKETS 8
 #define NARROW_PREFIXES 12
 #define NO_LINK UINT32_MAX
