@@ -66,6 +66,10 @@ void ifs_needle_init(ifs_needle *nd, const char *low, size_t len) {
   nd->len = len;
   nd->ascii = ifs_is_ascii(low, len);
   if (nd->ascii) {   /* in ASCII text a letter's sources are its two cases */
+    /* only KELVIN SIGN lowers into ASCII from outside it, and only to k:
+    ** a match of a needle without k is as many ASCII bytes (a capital, not
+    ** in a lowered needle, would match nothing either way) */
+    nd->plain = memchr(low, 'k', len) == NULL;
     ascii_cases(&nd->ascii_first, (unsigned char)low[0]);
     ascii_cases(&nd->ascii_last, (unsigned char)low[len - 1]);
     if (ascii_plain((unsigned char)low[0]) &&
@@ -283,8 +287,9 @@ AVX2_TARGET static int find_avx2(const ifs_needle *nd, const ifs_byteset *a,
 }
 #endif
 
-/* An ASCII needle in ASCII text: its first and last bytes (either case)
-** filter the positions, which are then compared. */
+/* An ASCII needle in ASCII text, or a plain one in any text: its first and
+** last bytes (either case) filter the positions, which are then compared
+** (a byte that is not ASCII ends a comparison: it holds no match). */
 static int find_ascii(const ifs_needle *nd, const char *h, size_t n) {
   size_t work = 0, budget = 4 * n + 4096, p = 0, last = nd->len - 1;
 #if IFS_AVX2
@@ -309,8 +314,11 @@ static int find_ascii(const ifs_needle *nd, const char *h, size_t n) {
 
 /* 1 found, 0 not, -1 when verification passed its budget. */
 static int find(const ifs_needle *nd, const char *h, size_t n, int ascii) {
-  /* An ASCII text lowers to ASCII: no other needle is in it. */
-  if (ascii) return nd->ascii ? find_ascii(nd, h, n) : 0;
+  /* An ASCII text lowers to ASCII: no other needle is in it.  A plain
+  ** needle's match is its own bytes in any text: no decoding, and its last
+  ** byte a fixed distance on (the second character's is common next to the
+  ** first: "th", "in"). */
+  if (ascii || nd->plain) return nd->ascii ? find_ascii(nd, h, n) : 0;
   /* Verification is capped so that no text makes the search quadratic. */
   size_t work = 0, budget = 4 * n + 4096, p = 0;
 #if IFS_AVX2

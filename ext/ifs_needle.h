@@ -9,7 +9,10 @@
 ** looks for that run directly: it scans sixteen bytes at a time for the
 ** bytes such a run must hold (the last byte of any character that lowers
 ** to the needle's first character, and likewise for the second) and
-** verifies each candidate by decoding (by comparing bytes, in ASCII text).
+** verifies each candidate by decoding.  In ASCII text, and for a needle of
+** ASCII without k in any text (only KELVIN SIGN lowers into ASCII from
+** outside it), a match is the needle's own bytes, letters in either case:
+** there the needle's first and last bytes filter, and bytes are compared.
 ** Texts that hold U+0130 or U+03A3 are for the caller to lower
 ** (ifs_utf8_scan tells).
 */
@@ -34,6 +37,8 @@ typedef struct ifs_needle {
   int ascii;                /* the lowered needle is pure ASCII; then, */
   ifs_byteset ascii_first;  /* in ASCII text, its first byte's sources */
   ifs_byteset ascii_last;   /* and its last byte's */
+  int plain;                /* ASCII without k: in any text, a match is the
+                            ** needle's own bytes, letters in either case */
 } ifs_needle;
 
 /* Prepares a search for low[0..len) (already lowercased, len > 0); low must

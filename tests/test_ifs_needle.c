@@ -78,6 +78,13 @@ static const needle_case cases[] = {
   {LIT("plain ascii text"), LIT("\xd0\x96"), 0},            /* non-ASCII needle, ASCII text */
   {LIT("ASCII TEXT, LONGER THAN SIXTEEN BYTES"), LIT("than sixteen"), 1},
   {LIT("ASCII TEXT, LONGER THAN SIXTEEN BYTES"), LIT("than sixteen!"), 0},
+  /* ASCII needles in text that is not ASCII */
+  {LIT("\xc2\xabThe Answer\xc2\xbb is here"), LIT("the answer"), 1},
+  {LIT("CAF\xc3\x89 caf"), LIT("cafe"), 0},
+  {LIT("ab\xc3\xa9" "cd abcd"), LIT("ABCD"), 1},
+  {LIT("ab\xc3\xa9" "cd ab cd"), LIT("abcd"), 0},
+  {LIT("O\xe2\x84\xaa \xe2\x80\x9c"), LIT("ok"), 1},             /* k: KELVIN SIGN */
+  {LIT("\xe2\x80\x9cok\xe2\x80\x9d"), LIT("OK"), 1},
 };
 
 START_TEST(test_known_answers) {
@@ -145,6 +152,39 @@ START_TEST(test_random_matches_long_way) {
 }
 END_TEST
 
+/* Only KELVIN SIGN lowers into ASCII from outside it, and to k: so a
+** needle of ASCII without k (plain) is matched by its own bytes alone, in
+** any text, and is searched for that way. */
+START_TEST(test_plain_needles) {
+  for (uint32_t cp = 0x80; cp < 0x110000; cp++)
+    ck_assert(ifs_lower_char(cp) >= 0x80 || (cp == 0x212A && ifs_lower_char(cp) == 'k'));
+  static const struct { const char *low; size_t len; int plain; } plain[] = {
+    {LIT("the answer"), 1}, {LIT("a\0b"), 1}, {LIT("ok"), 0}, {LIT("caf\xc3\xa9"), 0}};
+  for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++) {
+    ifs_needle nd;
+    ifs_needle_init(&nd, plain[i].low, plain[i].len);
+    ck_assert_int_eq(nd.plain, plain[i].plain);
+  }
+  /* at every position of a text that is not ASCII, across the 32-byte
+  ** blocks and the tail; and with a character that is not ASCII inside */
+  static const char filler[] =
+      "\xc3\xa9t\xc3\xa9 th\xc3\xa9 answer, the ansver: the answe \xe2\x80\x94 l'\xc3\xa9t\xc3\xa9 "
+      "\xd0\xb4\xd0\xb0 the answe, THE ANSWE? \xc2\xabthe\xc2\xa0" "answer\xc2\xbb, an answer's end: \xe2\x80\xa6 \xd0\xb4\xd0\xb0";
+  _Static_assert(sizeof filler > 100, "a text of 100 bytes");
+  char text[100];
+  for (size_t at = 0; at + 10 <= sizeof text; at++) {
+    for (int cut = 0; cut < 2; cut++) {
+      memcpy(text, filler, sizeof text);
+      memcpy(text + at, "The ANSWER", 10);
+      if (cut) text[at + 4] = (char)0xC3;   /* a lead byte where the A was */
+      int want = long_way(text, sizeof text, "the answer", 10);
+      ck_assert_int_eq(want, !cut);
+      ck_assert_int_eq(short_way(text, sizeof text, "the answer", 10), want);
+    }
+  }
+}
+END_TEST
+
 /* Every position a candidate, every verification long: the cap hands the
 ** text over to the linear long way instead of going quadratic. */
 START_TEST(test_adversarial_defers) {
@@ -174,6 +214,7 @@ static Suite *needle_suite(void) {
   TCase *tc = tcase_create("core");
   tcase_add_loop_test(tc, test_known_answers, 0, sizeof cases / sizeof cases[0]);
   tcase_add_test(tc, test_random_matches_long_way);
+  tcase_add_test(tc, test_plain_needles);
   tcase_add_test(tc, test_adversarial_defers);
   suite_add_tcase(s, tc);
   return s;
