@@ -274,15 +274,25 @@ static int internal_form(const char *s, size_t n, ifs_buf *scratch,
 
 /* ---- plans: compiling a constraints text -------------------------------- */
 
-static plan_check *plan_add(ifs_evaluator *ev, ifs_kind kind) {
-  if (ev->wn == ev->wcap) {
-    size_t cap = ev->wcap ? ev->wcap * 2 : 8;
+/* Room for k more checks in the work plan; the first of them, unset. */
+static plan_check *plan_reserve(ifs_evaluator *ev, size_t k) {
+  if (k > ev->wcap - ev->wn) {
+    if (k > SIZE_MAX / 4 / sizeof(plan_check)) return NULL;
+    size_t cap = ev->wcap ? ev->wcap : 8;
+    while (cap - ev->wn < k) cap *= 2;
     plan_check *c = ifs_realloc(ev->wchecks, cap * sizeof *c);
     if (!c) return NULL;
     ev->wchecks = c;
     ev->wcap = cap;
   }
-  plan_check *c = &ev->wchecks[ev->wn++];
+  plan_check *c = &ev->wchecks[ev->wn];
+  ev->wn += k;
+  return c;
+}
+
+static plan_check *plan_add(ifs_evaluator *ev, ifs_kind kind) {
+  plan_check *c = plan_reserve(ev, 1);
+  if (!c) return NULL;
   memset(c, 0, sizeof *c);
   c->kind = kind;
   return c;
@@ -372,13 +382,12 @@ static int copy_list(ifs_evaluator *ev, const ifs_jval *v, ifs_kind kind) {
 #endif
   size_t base = ev->wtext.len;
   if (ifs_buf_append(&ev->wtext, l.text, l.tn)) return IFS_NOMEM;
+  plan_check *c = plan_reserve(ev, l.k);   /* in one step: a refusal list is long */
+  if (!c) return IFS_NOMEM;
   for (size_t i = 0; i < l.k; i++) {
-    plan_check *c = plan_add(ev, kind);
-    if (!c) return IFS_NOMEM;
-    c->arg_at = base + l.needles[i].arg_at;
-    c->arg_len = l.needles[i].arg_len;
-    c->low_at = base + l.needles[i].low_at;
-    c->low_len = l.needles[i].low_len;
+    const ifs_list_needle *nd = &l.needles[i];
+    c[i] = (plan_check){.kind = kind, .arg_at = base + nd->arg_at, .arg_len = nd->arg_len,
+                        .low_at = base + nd->low_at, .low_len = nd->low_len};
   }
   return IFS_OK;
 }
