@@ -753,13 +753,18 @@ SSSE3_TARGET static size_t block_ssse3(const tables *t, const tables *ext,
 
 #define LOAD32(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
 
+/* The buckets that nibble tables tl and th (a lane each) allow for each
+** byte of x. */
+AVX2_TARGET static inline __m256i lookup_avx2(__m256i tl, __m256i th, __m256i x) {
+  const __m256i nib = _mm256_set1_epi8(0x0F);
+  return _mm256_and_si256(_mm256_shuffle_epi8(tl, _mm256_and_si256(x, nib)),
+                          _mm256_shuffle_epi8(th, _mm256_and_si256(_mm256_srli_epi16(x, 4), nib)));
+}
+
 /* The buckets allowing the byte at each of 16 positions (the same 16
 ** bytes in both lanes: buckets 0-7 left, 8-15 right). */
 AVX2_TARGET static inline __m256i buckets_avx2(__m256i tl, __m256i th, const unsigned char *p) {
-  const __m256i nib = _mm256_set1_epi8(0x0F);
-  __m256i x = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)p));
-  return _mm256_and_si256(_mm256_shuffle_epi8(tl, _mm256_and_si256(x, nib)),
-                          _mm256_shuffle_epi8(th, _mm256_and_si256(_mm256_srli_epi16(x, 4), nib)));
+  return lookup_avx2(tl, th, _mm256_broadcastsi128_si256(LOAD16(p)));
 }
 
 /* The positions of r (both lanes) where some bucket allows a prefix. */
@@ -805,10 +810,7 @@ AVX2_TARGET static inline __m256i left_lane(const unsigned char *table) {
 
 /* The buckets allowing the byte at each of the 32 positions from p. */
 AVX2_TARGET static inline __m256i narrow_buckets(__m256i tl, __m256i th, const unsigned char *p) {
-  const __m256i nib = _mm256_set1_epi8(0x0F);
-  __m256i x = LOAD32(p);
-  return _mm256_and_si256(_mm256_shuffle_epi8(tl, _mm256_and_si256(x, nib)),
-                          _mm256_shuffle_epi8(th, _mm256_and_si256(_mm256_srli_epi16(x, 4), nib)));
+  return lookup_avx2(tl, th, LOAD32(p));
 }
 
 AVX2_TARGET static inline uint32_t nonzero32_avx2(__m256i r) {
