@@ -761,36 +761,56 @@ AVX2_TARGET static inline __m256i lookup_avx2(__m256i tl, __m256i th, __m256i x)
                           _mm256_shuffle_epi8(th, _mm256_and_si256(_mm256_srli_epi16(x, 4), nib)));
 }
 
-/* The buckets allowing the byte at each of 16 positions (the same 16
-** bytes in both lanes: buckets 0-7 left, 8-15 right). */
-AVX2_TARGET static inline __m256i buckets_avx2(__m256i tl, __m256i th, const unsigned char *p) {
-  return lookup_avx2(tl, th, _mm256_broadcastsi128_si256(LOAD16(p)));
+/* The AVX2 loop in two shapes, chosen by narrow (a constant at each call,
+** so that each is compiled on its own): sixteen buckets, each table whole,
+** 16 positions a step (the same 16 text bytes in both lanes: buckets 0-7
+** left, 8-15 right); or a narrow set's eight, each table's left lane in
+** both lanes, 32 positions a step. */
+#define NARROW 32
+#define AVX2_INLINE AVX2_TARGET static inline __attribute__((always_inline))
+
+AVX2_INLINE __m256i table_avx2(const unsigned char *table, int narrow) {
+  return narrow ? _mm256_broadcastsi128_si256(LOAD16(table)) : LOAD32(table);
 }
 
-/* The positions of r (both lanes) where some bucket allows a prefix. */
-AVX2_TARGET static inline unsigned nonzero_avx2(__m256i r) {
+/* The buckets allowing the byte at each position of a step from p. */
+AVX2_INLINE __m256i buckets_avx2(__m256i tl, __m256i th, const unsigned char *p, int narrow) {
+  return lookup_avx2(tl, th, narrow ? LOAD32(p) : _mm256_broadcastsi128_si256(LOAD16(p)));
+}
+
+/* The buckets that the ext tables, read from memory (held in registers,
+** they would be loaded again at every step with candidates), allow for
+** byte k after each position of a step from a - PREFIX_MAX. */
+AVX2_INLINE __m256i ext_avx2(const tables *ext, int k, const unsigned char *a, int narrow) {
+  return buckets_avx2(table_avx2(ext->lo[k], narrow), table_avx2(ext->hi[k], narrow), a + k, narrow);
+}
+
+/* The positions of a step where some bucket of r allows a prefix. */
+AVX2_INLINE unsigned nonzero_avx2(__m256i r, int narrow) {
   unsigned m = ~(unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(r, _mm256_setzero_si256()));
-  return (m | m >> 16) & 0xFFFF;
+  return narrow ? m : (m | m >> 16) & 0xFFFF;
 }
 
-AVX2_TARGET static size_t block_avx2(const tables *t, const tables *ext, const unsigned char *h,
-                                     size_t n, size_t q, unsigned *bits) {
-  const __m256i l0 = LOAD32(t->lo[0]), l1 = LOAD32(t->lo[1]), l2 = LOAD32(t->lo[2]),
-                l3 = LOAD32(t->lo[3]), h0 = LOAD32(t->hi[0]), h1 = LOAD32(t->hi[1]),
-                h2 = LOAD32(t->hi[2]), h3 = LOAD32(t->hi[3]);
-  for (; q + BLOCK_READ <= n; q += BLOCK) {
+AVX2_INLINE size_t loop_avx2(const tables *t, const tables *ext, const unsigned char *h,
+                             size_t n, size_t q, uint64_t *bits, int narrow) {
+  const size_t step = narrow ? NARROW : BLOCK;
+  const __m256i l0 = table_avx2(t->lo[0], narrow), l1 = table_avx2(t->lo[1], narrow),
+                l2 = table_avx2(t->lo[2], narrow), l3 = table_avx2(t->lo[3], narrow),
+                h0 = table_avx2(t->hi[0], narrow), h1 = table_avx2(t->hi[1], narrow),
+                h2 = table_avx2(t->hi[2], narrow), h3 = table_avx2(t->hi[3], narrow);
+  for (; q + step + PREFIX_MAX - 1 <= n; q += step) {
     __m256i r = _mm256_and_si256(
-        _mm256_and_si256(buckets_avx2(l0, h0, h + q), buckets_avx2(l1, h1, h + q + 1)),
-        _mm256_and_si256(buckets_avx2(l2, h2, h + q + 2), buckets_avx2(l3, h3, h + q + 3)));
-    unsigned m = nonzero_avx2(r);
-    if (m && q + EXT_READ <= n) {   /* the bytes after the prefixes, tables from memory */
+        _mm256_and_si256(buckets_avx2(l0, h0, h + q, narrow),
+                         buckets_avx2(l1, h1, h + q + 1, narrow)),
+        _mm256_and_si256(buckets_avx2(l2, h2, h + q + 2, narrow),
+                         buckets_avx2(l3, h3, h + q + 3, narrow)));
+    unsigned m = nonzero_avx2(r, narrow);
+    if (m && q + step + 2 * PREFIX_MAX - 1 <= n) {   /* the bytes after the prefixes */
       const unsigned char *a = h + q + PREFIX_MAX;
       __m256i e = _mm256_and_si256(
-          _mm256_and_si256(buckets_avx2(LOAD32(ext->lo[0]), LOAD32(ext->hi[0]), a),
-                           buckets_avx2(LOAD32(ext->lo[1]), LOAD32(ext->hi[1]), a + 1)),
-          _mm256_and_si256(buckets_avx2(LOAD32(ext->lo[2]), LOAD32(ext->hi[2]), a + 2),
-                           buckets_avx2(LOAD32(ext->lo[3]), LOAD32(ext->hi[3]), a + 3)));
-      m = nonzero_avx2(_mm256_and_si256(r, e));
+          _mm256_and_si256(ext_avx2(ext, 0, a, narrow), ext_avx2(ext, 1, a, narrow)),
+          _mm256_and_si256(ext_avx2(ext, 2, a, narrow), ext_avx2(ext, 3, a, narrow)));
+      m = nonzero_avx2(_mm256_and_si256(r, e), narrow);
     }
     if (m) { *bits = m; return q; }
   }
@@ -798,49 +818,15 @@ AVX2_TARGET static size_t block_avx2(const tables *t, const tables *ext, const u
   return q;
 }
 
-/* A narrow set's AVX2 loop: its buckets are 0-7, so each table is its
-** left lane, here in both lanes, and a step tests 32 positions. */
-#define NARROW 32
-#define NARROW_READ (NARROW + PREFIX_MAX - 1)
-#define NARROW_EXT_READ (NARROW + 2 * PREFIX_MAX - 1)
-
-AVX2_TARGET static inline __m256i left_lane(const unsigned char *table) {
-  return _mm256_broadcastsi128_si256(LOAD16(table));
-}
-
-/* The buckets allowing the byte at each of the 32 positions from p. */
-AVX2_TARGET static inline __m256i narrow_buckets(__m256i tl, __m256i th, const unsigned char *p) {
-  return lookup_avx2(tl, th, LOAD32(p));
-}
-
-AVX2_TARGET static inline uint32_t nonzero32_avx2(__m256i r) {
-  return ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(r, _mm256_setzero_si256()));
+AVX2_TARGET static size_t block_avx2(const tables *t, const tables *ext, const unsigned char *h,
+                                     size_t n, size_t q, uint64_t *bits) {
+  return loop_avx2(t, ext, h, n, q, bits, 0);
 }
 
 AVX2_TARGET static size_t narrow_block_avx2(const tables *t, const tables *ext,
                                             const unsigned char *h, size_t n, size_t q,
                                             uint64_t *bits) {
-  const __m256i l0 = left_lane(t->lo[0]), l1 = left_lane(t->lo[1]), l2 = left_lane(t->lo[2]),
-                l3 = left_lane(t->lo[3]), h0 = left_lane(t->hi[0]), h1 = left_lane(t->hi[1]),
-                h2 = left_lane(t->hi[2]), h3 = left_lane(t->hi[3]);
-  for (; q + NARROW_READ <= n; q += NARROW) {
-    __m256i r = _mm256_and_si256(
-        _mm256_and_si256(narrow_buckets(l0, h0, h + q), narrow_buckets(l1, h1, h + q + 1)),
-        _mm256_and_si256(narrow_buckets(l2, h2, h + q + 2), narrow_buckets(l3, h3, h + q + 3)));
-    uint32_t m = nonzero32_avx2(r);
-    if (m && q + NARROW_EXT_READ <= n) {   /* the bytes after the prefixes */
-      const unsigned char *a = h + q + PREFIX_MAX;
-      __m256i e = _mm256_and_si256(
-          _mm256_and_si256(narrow_buckets(left_lane(ext->lo[0]), left_lane(ext->hi[0]), a),
-                           narrow_buckets(left_lane(ext->lo[1]), left_lane(ext->hi[1]), a + 1)),
-          _mm256_and_si256(narrow_buckets(left_lane(ext->lo[2]), left_lane(ext->hi[2]), a + 2),
-                           narrow_buckets(left_lane(ext->lo[3]), left_lane(ext->hi[3]), a + 3)));
-      m = nonzero32_avx2(_mm256_and_si256(r, e));
-    }
-    if (m) { *bits = m; return q; }
-  }
-  *bits = 0;
-  return q;
+  return loop_avx2(t, ext, h, n, q, bits, 1);
 }
 
 /* AVX-512: 64 positions a step, each 16-byte lane a copy of the AVX2 loop's
@@ -962,7 +948,7 @@ static size_t next_block(const tables *t, const tables *ext, const unsigned char
     q = narrow_block_avx2(t, ext, h, n, q, bits);
     if (*bits) { *width = NARROW; return q; }
   }
-  if (level >= 2) q = block_avx2(t, ext, h, n, q, &b16);
+  if (level >= 2) return block_avx2(t, ext, h, n, q, bits);
   if (level == 1) q = block_ssse3(t, ext, h, n, q, &b16);
 #elif IFS_NEON
   if (level == 1) q = block_neon(t, ext, h, n, q, &b16);
