@@ -782,7 +782,8 @@ AVX2_INLINE __m256i buckets_avx2(__m256i tl, __m256i th, const unsigned char *p,
 ** they would be loaded again at every step with candidates), allow for
 ** byte k after each position of a step from a - PREFIX_MAX. */
 AVX2_INLINE __m256i ext_avx2(const tables *ext, int k, const unsigned char *a, int narrow) {
-  return buckets_avx2(table_avx2(ext->lo[k], narrow), table_avx2(ext->hi[k], narrow), a + k, narrow);
+  return buckets_avx2(table_avx2(ext->lo[k], narrow), table_avx2(ext->hi[k], narrow), a + k,
+                      narrow);
 }
 
 /* The positions of a step where some bucket of r allows a prefix. */

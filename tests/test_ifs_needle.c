@@ -169,7 +169,8 @@ START_TEST(test_plain_needles) {
   ** blocks and the tail; and with a character that is not ASCII inside */
   static const char filler[] =
       "\xc3\xa9t\xc3\xa9 th\xc3\xa9 answer, the ansver: the answe \xe2\x80\x94 l'\xc3\xa9t\xc3\xa9 "
-      "\xd0\xb4\xd0\xb0 the answe, THE ANSWE? \xc2\xabthe\xc2\xa0" "answer\xc2\xbb, an answer's end: \xe2\x80\xa6 \xd0\xb4\xd0\xb0";
+      "\xd0\xb4\xd0\xb0 the answe, THE ANSWE? \xc2\xabthe\xc2\xa0" "answer\xc2\xbb, "
+      "an answer's end: \xe2\x80\xa6 \xd0\xb4\xd0\xb0";
   _Static_assert(sizeof filler > 100, "a text of 100 bytes");
   char text[100];
   for (size_t at = 0; at + 10 <= sizeof text; at++) {
