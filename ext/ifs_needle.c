@@ -202,13 +202,15 @@ static ifs_v16 byteset_match(const ifs_byteset *s, ifs_v16 v) {
   return m;
 }
 
-/* The ASCII search sixteen positions at a time; *p is where it stopped. */
-static int find_ascii_v16(const ifs_needle *nd, const char *h, size_t n, size_t *p,
-                          size_t *work, size_t budget) {
-  size_t last = nd->len - 1;
+/* The ASCII search sixteen positions at a time (mid: the middle byte's
+** set); *p is where it stopped. */
+static int find_ascii_v16(const ifs_needle *nd, const ifs_byteset *mid, const char *h, size_t n,
+                          size_t *p, size_t *work, size_t budget) {
+  size_t last = nd->len - 1, middle = nd->len / 2;
   for (; *p + last + 16 <= n; *p += 16) {
     ifs_v16 m = ifs_v16_and(byteset_match(&nd->ascii_first, ifs_v16_load(h + *p)),
                             byteset_match(&nd->ascii_last, ifs_v16_load(h + *p + last)));
+    m = ifs_v16_and(m, byteset_match(mid, ifs_v16_load(h + *p + middle)));
     uint64_t mask = ifs_v16_one_bit_each(ifs_v16_bits(m));
     while (mask) {
       size_t at = *p + ifs_v16_first(mask);
@@ -222,6 +224,8 @@ static int find_ascii_v16(const ifs_needle *nd, const char *h, size_t n, size_t 
 #endif
 
 #if IFS_AVX2
+#define LOAD32(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+
 AVX2_TARGET static __m256i byteset_match32(const ifs_byteset *s, __m256i v) {
   __m256i m = _mm256_setzero_si256();
   for (int i = 0; i < s->n; i++)
@@ -230,21 +234,21 @@ AVX2_TARGET static __m256i byteset_match32(const ifs_byteset *s, __m256i v) {
   return m;
 }
 
-/* next_candidates() for two sets of one member each (a letter's two cases,
-** or one byte): their vectors made once, not at every block. */
+/* 0xFF in each byte of v that is in s, a set of one member (a letter's two
+** cases, or one byte): one comparison, its vectors made once before a loop. */
+AVX2_TARGET static inline __m256i one_member32(const ifs_byteset *s, __m256i v) {
+  return _mm256_cmpeq_epi8(_mm256_or_si256(v, _mm256_set1_epi8((char)s->fold[0])),
+                           _mm256_set1_epi8((char)s->want[0]));
+}
+
+/* next_candidates() for two sets of one member each. */
 AVX2_TARGET static unsigned next_candidates_1(const ifs_byteset *a, const ifs_byteset *b,
                                               size_t reach, const char *h, size_t n, size_t *q) {
-  const __m256i fa = _mm256_set1_epi8((char)a->fold[0]), wa = _mm256_set1_epi8((char)a->want[0]);
-  const __m256i fb = _mm256_set1_epi8((char)b->fold[0]), wb = _mm256_set1_epi8((char)b->want[0]);
   unsigned mask = 0;
   size_t at = *q;
-  for (; at + reach + 32 <= n && !mask; at += 32) {
-    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(h + at));
-    __m256i y = _mm256_loadu_si256((const __m256i *)(const void *)(h + at + reach));
+  for (; at + reach + 32 <= n && !mask; at += 32)
     mask = (unsigned)_mm256_movemask_epi8(
-        _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_or_si256(x, fa), wa),
-                         _mm256_cmpeq_epi8(_mm256_or_si256(y, fb), wb)));
-  }
+        _mm256_and_si256(one_member32(a, LOAD32(h + at)), one_member32(b, LOAD32(h + at + reach))));
   *q = at;
   return mask;
 }
@@ -258,52 +262,78 @@ AVX2_TARGET static unsigned next_candidates(const ifs_byteset *a, const ifs_byte
   unsigned mask = 0;
   size_t at = *q;
   for (; at + reach + 32 <= n && !mask; at += 32) {
-    __m256i m = byteset_match32(a, _mm256_loadu_si256((const __m256i *)(const void *)(h + at)));
-    if (reach)
-      m = _mm256_and_si256(m, byteset_match32(b, _mm256_loadu_si256(
-                                                     (const __m256i *)(const void *)(h + at + reach))));
+    __m256i m = byteset_match32(a, LOAD32(h + at));
+    if (reach) m = _mm256_and_si256(m, byteset_match32(b, LOAD32(h + at + reach)));
     mask = (unsigned)_mm256_movemask_epi8(m);
   }
   *q = at;
   return mask;
 }
 
-/* The search 32 positions at a time from *p (where it stopped), the
-** candidates of a block verified (ascii: in ASCII text) once the filter
-** has found them, so that the filter's loop holds no state around a
-** verification. */
-AVX2_TARGET static int find_avx2(const ifs_needle *nd, const ifs_byteset *a,
-                                 const ifs_byteset *b, size_t reach, const char *h, size_t n,
-                                 int ascii, size_t *p, size_t *work, size_t budget) {
+/* The search by decoding 32 positions at a time from *p (where it
+** stopped), the candidates of a block verified once the filter has found
+** them, so that the filter's loop holds no state around a verification. */
+AVX2_TARGET static int find_avx2(const ifs_needle *nd, const char *h, size_t n, size_t *p,
+                                 size_t *work, size_t budget) {
   for (;;) {
-    unsigned mask = next_candidates(a, b, reach, h, n, p);
+    unsigned mask = next_candidates(&nd->first, &nd->second, nd->second_at, h, n, p);
     if (!mask) return 0;
     for (; mask; mask &= mask - 1) {
       size_t at = *p - 32 + (size_t)__builtin_ctz(mask);
-      if (verify(nd, h, n, at, ascii, work)) return 1;
+      if (decode_at(nd->low, nd->len, h, n, at, work)) return 1;
+      if (*work > budget) return -1;
+    }
+  }
+}
+
+/* The ASCII search 32 positions at a time from *p, as find_avx2(): the
+** needle's first, middle and last bytes filter (mid: the middle byte's
+** set; each set one member, a letter's two cases). */
+AVX2_TARGET static int find_ascii_avx2(const ifs_needle *nd, const ifs_byteset *mid,
+                                       const char *h, size_t n, size_t *p, size_t *work,
+                                       size_t budget) {
+  const size_t last = nd->len - 1, middle = nd->len / 2;
+  for (;;) {
+    unsigned mask = 0;
+    size_t at = *p;
+    for (; at + last + 32 <= n && !mask; at += 32) {
+      __m256i m = _mm256_and_si256(one_member32(&nd->ascii_first, LOAD32(h + at)),
+                                   one_member32(&nd->ascii_last, LOAD32(h + at + last)));
+      m = _mm256_and_si256(m, one_member32(mid, LOAD32(h + at + middle)));
+      mask = (unsigned)_mm256_movemask_epi8(m);
+    }
+    *p = at;
+    if (!mask) return 0;
+    for (; mask; mask &= mask - 1) {
+      if (verify_ascii_at(nd, h, n, at - 32 + (size_t)__builtin_ctz(mask), work)) return 1;
       if (*work > budget) return -1;
     }
   }
 }
 #endif
 
-/* An ASCII needle in ASCII text, or a plain one in any text: its first and
-** last bytes (either case) filter the positions, which are then compared
-** (a byte that is not ASCII ends a comparison: it holds no match). */
+/* An ASCII needle in ASCII text, or a plain one in any text: its first,
+** middle and last bytes (either case) filter the positions, which are then
+** compared (a byte that is not ASCII ends a comparison: it holds no match).
+** With the first and last alone, English lets through many positions that
+** are not matches, and each candidate costs a branch mispredicted. */
 static int find_ascii(const ifs_needle *nd, const char *h, size_t n) {
-  size_t work = 0, budget = 4 * n + 4096, p = 0, last = nd->len - 1;
+  size_t work = 0, budget = 4 * n + 4096, p = 0, last = nd->len - 1, middle = nd->len / 2;
+  ifs_byteset mid;
+  ascii_cases(&mid, (unsigned char)nd->low[middle]);
 #if IFS_AVX2
   if (__builtin_cpu_supports("avx2")) {
-    int rc = find_avx2(nd, &nd->ascii_first, &nd->ascii_last, last, h, n, 1, &p, &work, budget);
+    int rc = find_ascii_avx2(nd, &mid, h, n, &p, &work, budget);
     if (rc) return rc;
   }
 #endif
 #if IFS_V16
-  int rc = find_ascii_v16(nd, h, n, &p, &work, budget);
+  int rc = find_ascii_v16(nd, &mid, h, n, &p, &work, budget);
   if (rc) return rc;
 #endif
   for (; p + last < n; p++) {
     if (!byteset_has(&nd->ascii_first, (unsigned char)h[p]) ||
+        !byteset_has(&mid, (unsigned char)h[p + middle]) ||
         !byteset_has(&nd->ascii_last, (unsigned char)h[p + last]))
       continue;
     if (verify_ascii_at(nd, h, n, p, &work)) return 1;
@@ -323,7 +353,7 @@ static int find(const ifs_needle *nd, const char *h, size_t n, int ascii) {
   size_t work = 0, budget = 4 * n + 4096, p = 0;
 #if IFS_AVX2
   if (__builtin_cpu_supports("avx2")) {
-    int rc = find_avx2(nd, &nd->first, &nd->second, nd->second_at, h, n, 0, &p, &work, budget);
+    int rc = find_avx2(nd, h, n, &p, &work, budget);
     if (rc) return rc;
   }
 #endif
