@@ -316,7 +316,8 @@ AVX2_TARGET static int find_ascii_avx2(const ifs_needle *nd, const ifs_byteset *
 ** middle and last bytes (either case) filter the positions, which are then
 ** compared (a byte that is not ASCII ends a comparison: it holds no match).
 ** With the first and last alone, English lets through many positions that
-** are not matches, and each candidate costs a branch mispredicted. */
+** are not matches, and each candidate costs a branch mispredicted.  (In a
+** needle of one or two bytes the middle one is one of the others.) */
 static int find_ascii(const ifs_needle *nd, const char *h, size_t n) {
   size_t work = 0, budget = 4 * n + 4096, p = 0, last = nd->len - 1, middle = nd->len / 2;
   ifs_byteset mid;
