@@ -224,8 +224,6 @@ static int find_ascii_v16(const ifs_needle *nd, const ifs_byteset *mid, const ch
 #endif
 
 #if IFS_AVX2
-#define LOAD32(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
-
 AVX2_TARGET static __m256i byteset_match32(const ifs_byteset *s, __m256i v) {
   __m256i m = _mm256_setzero_si256();
   for (int i = 0; i < s->n; i++)
@@ -247,8 +245,8 @@ AVX2_TARGET static unsigned next_candidates_1(const ifs_byteset *a, const ifs_by
   unsigned mask = 0;
   size_t at = *q;
   for (; at + reach + 32 <= n && !mask; at += 32)
-    mask = (unsigned)_mm256_movemask_epi8(
-        _mm256_and_si256(one_member32(a, LOAD32(h + at)), one_member32(b, LOAD32(h + at + reach))));
+    mask = (unsigned)_mm256_movemask_epi8(_mm256_and_si256(
+        one_member32(a, IFS_LOAD32(h + at)), one_member32(b, IFS_LOAD32(h + at + reach))));
   *q = at;
   return mask;
 }
@@ -262,8 +260,8 @@ AVX2_TARGET static unsigned next_candidates(const ifs_byteset *a, const ifs_byte
   unsigned mask = 0;
   size_t at = *q;
   for (; at + reach + 32 <= n && !mask; at += 32) {
-    __m256i m = byteset_match32(a, LOAD32(h + at));
-    if (reach) m = _mm256_and_si256(m, byteset_match32(b, LOAD32(h + at + reach)));
+    __m256i m = byteset_match32(a, IFS_LOAD32(h + at));
+    if (reach) m = _mm256_and_si256(m, byteset_match32(b, IFS_LOAD32(h + at + reach)));
     mask = (unsigned)_mm256_movemask_epi8(m);
   }
   *q = at;
@@ -297,9 +295,9 @@ AVX2_TARGET static int find_ascii_avx2(const ifs_needle *nd, const ifs_byteset *
     unsigned mask = 0;
     size_t at = *p;
     for (; at + last + 32 <= n && !mask; at += 32) {
-      __m256i m = _mm256_and_si256(one_member32(&nd->ascii_first, LOAD32(h + at)),
-                                   one_member32(&nd->ascii_last, LOAD32(h + at + last)));
-      m = _mm256_and_si256(m, one_member32(mid, LOAD32(h + at + middle)));
+      __m256i m = _mm256_and_si256(one_member32(&nd->ascii_first, IFS_LOAD32(h + at)),
+                                   one_member32(&nd->ascii_last, IFS_LOAD32(h + at + last)));
+      m = _mm256_and_si256(m, one_member32(mid, IFS_LOAD32(h + at + middle)));
       mask = (unsigned)_mm256_movemask_epi8(m);
     }
     *p = at;

@@ -751,8 +751,6 @@ SSSE3_TARGET static size_t block_ssse3(const tables *t, const tables *ext,
   return q;
 }
 
-#define LOAD32(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
-
 /* The buckets that nibble tables tl and th (a lane each) allow for each
 ** byte of x. */
 AVX2_TARGET static inline __m256i lookup_avx2(__m256i tl, __m256i th, __m256i x) {
@@ -770,12 +768,12 @@ AVX2_TARGET static inline __m256i lookup_avx2(__m256i tl, __m256i th, __m256i x)
 #define AVX2_INLINE AVX2_TARGET static inline __attribute__((always_inline))
 
 AVX2_INLINE __m256i table_avx2(const unsigned char *table, int narrow) {
-  return narrow ? _mm256_broadcastsi128_si256(LOAD16(table)) : LOAD32(table);
+  return narrow ? _mm256_broadcastsi128_si256(LOAD16(table)) : IFS_LOAD32(table);
 }
 
 /* The buckets allowing the byte at each position of a step from p. */
 AVX2_INLINE __m256i buckets_avx2(__m256i tl, __m256i th, const unsigned char *p, int narrow) {
-  return lookup_avx2(tl, th, narrow ? LOAD32(p) : _mm256_broadcastsi128_si256(LOAD16(p)));
+  return lookup_avx2(tl, th, narrow ? IFS_LOAD32(p) : _mm256_broadcastsi128_si256(LOAD16(p)));
 }
 
 /* The buckets that the ext tables, read from memory (held in registers,

@@ -41,6 +41,10 @@
 #define IFS_V16 (IFS_X86_SIMD || IFS_NEON)
 
 #if IFS_X86_SIMD
+/* An unaligned 32-byte load, for the AVX2 loops (a macro: an inline
+** function would need their target attribute). */
+#define IFS_LOAD32(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+
 typedef __m128i ifs_v16;
 #define IFS_V16_STRIDE 1
 static inline ifs_v16 ifs_v16_load(const void *p) { return _mm_loadu_si128((const __m128i *)p); }
