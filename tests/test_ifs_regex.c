@@ -18,11 +18,19 @@
 enum { NOMATCH = 0, MATCH = 1, NOMEM = 10 + IFS_NOMEM, INVALID = 10 + IFS_INVALID,
        LIMIT = 10 + IFS_LIMIT };
 
-/* A cache whose last-resort clock is stretched by the emulator's slowdown,
-** so that only counted work decides, as on a native machine. */
+/* The CPU seconds a search that spends its whole budget may take here.
+** On an idle machine it takes one to two (ext/ifs_regex.c); on a shared
+** one, busy neighbours slow the same work by up to about two and a half
+** (a search of 0.7 to 0.9 s idle took 2.1 s in a loaded run), and an
+** emulator by IFS_TEST_SLOWDOWN.  Still far under what Python takes
+** (minutes). */
+#define SEARCH_SECONDS_MAX (5.0 * ifs_test_slowdown())
+
+/* A cache whose last-resort clock is set past SEARCH_SECONDS_MAX, so that
+** only counted work decides, however slow the machine is today. */
 static ifs_regex_cache *test_cache_new(void) {
   ifs_regex_cache *c = ifs_regex_cache_new();
-  if (c) ifs_test_regex_cpu_limit(c, 2.0 * ifs_test_slowdown());
+  if (c) ifs_test_regex_cpu_limit(c, 2.0 * SEARCH_SECONDS_MAX);
   return c;
 }
 
@@ -418,7 +426,7 @@ START_TEST(match_budget) {
     double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
     ck_assert_msg(r == LIMIT, "%s: %d", pats[i], r);
     ck_assert_msg(counted_stop(c), "%s: stop %d", pats[i], ifs_test_regex_last_stop(c));
-    ck_assert_msg(secs < 2.0 * ifs_test_slowdown(), "%s took %.2fs", pats[i], secs);
+    ck_assert_msg(secs < SEARCH_SECONDS_MAX, "%s took %.2fs", pats[i], secs);
   }
   /* ordinary patterns on the same text stay within it */
   ck_assert_int_eq(re_search(c, "a+b", 3, s, n + 1), MATCH);
@@ -458,7 +466,7 @@ START_TEST(search_budget_total) {
   ck_assert_int_eq(search_rep(c, "(a+)+$", "", runs, 400, ""), LIMIT);
   double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
   ck_assert_int_eq(ifs_test_regex_last_stop(c), IFS_STOP_BUDGET);
-  ck_assert_msg(secs < 2.0 * ifs_test_slowdown(), "runs took %.2fs", secs);
+  ck_assert_msg(secs < SEARCH_SECONDS_MAX, "runs took %.2fs", secs);
   ck_assert_int_eq(search_rep(c, "(a+)+$", "", runs, 400, ""), LIMIT);
   /* re.search(r'(a+)+$', ('a' * 12 + 'b') * 3) is None */
   ck_assert_int_eq(search_rep(c, "(a+)+$", "", "aaaaaaaaaaaab", 3, ""), NOMATCH);
@@ -525,7 +533,7 @@ START_TEST(dfa_exact) {
     int r = re_search(c, cases[i].pat, strlen(cases[i].pat), s, n + 1);
     double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
     ck_assert_msg(r == cases[i].want, "%s: %d", cases[i].pat, r);
-    ck_assert_msg(secs < 2.0 * ifs_test_slowdown(), "%s took %.2fs", cases[i].pat, secs);
+    ck_assert_msg(secs < SEARCH_SECONDS_MAX, "%s took %.2fs", cases[i].pat, secs);
   }
   /* 400 runs of 20 a's: over PCRE2's budget, not the DFA's */
   ck_assert_int_eq(search_rep(c, "(a+)+$", "", "aaaaaaaaaaaaaaaaaaaab", 400, ""),
@@ -614,7 +622,7 @@ START_TEST(limits_are_counted) {
     double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
     ck_assert_msg(r == LIMIT, "%s: %d", cases[k].pat, r);
     ck_assert_msg(counted_stop(c), "%s: stop %d", cases[k].pat, ifs_test_regex_last_stop(c));
-    ck_assert_msg(secs < 2.0 * ifs_test_slowdown(), "%s took %.2fs", cases[k].pat, secs);
+    ck_assert_msg(secs < SEARCH_SECONDS_MAX, "%s took %.2fs", cases[k].pat, secs);
     if (getenv("IFS_TEST_VERBOSE"))
       fprintf(stderr, "limits_are_counted: %s: stop %d, %.2f s\n", cases[k].pat,
               ifs_test_regex_last_stop(c), secs);
