@@ -138,9 +138,10 @@ ifs_status ifs_regex_translate(const char *pat, size_t pn, ifs_buf *out) {
 ** position, and quadratic time, as it does in Python).  For that work
 ** alone, a search also stops, as a last resort, after SEARCH_CPU_SECONDS
 ** of its thread's CPU time, read between attempts, between chunks of
-** start positions (subjects of CHUNK_MIN bytes or more) and every
-** CLOCK_STARTS start positions of the probe code: never in the common
-** case of a short subject.  Only there can how fast the machine is (not
+** start positions (subjects of CHUNK_MIN bytes or more), every
+** CLOCK_STARTS start positions of the probe code and every CLOCK_COMPARES
+** case-insensitive back-references compared: never in the common case of
+** a short subject.  Only there can how fast the machine is (not
 ** how loaded: the clock is the thread's) change an answer. */
 #define BUDGET_BASE 800000000u
 #define BUDGET_PER_BYTE 80u
@@ -158,6 +159,7 @@ ifs_status ifs_regex_translate(const char *pat, size_t pn, ifs_buf *out) {
 #define SEARCH_CPU_SECONDS 2.0
 #define CHUNK_MIN 4096
 #define CLOCK_STARTS 4096u
+#define CLOCK_COMPARES 16384u
 #define HEAP_LIMIT_KIB (512u * 1024u)     /* interpreter's backtracking frames */
 #define JIT_STACK_MAX ((size_t)512 << 20) /* address space, touched on demand */
 #define JIT_STACK_SMALL ((size_t)8 << 20)
@@ -188,6 +190,7 @@ typedef struct search_state {
   uint64_t per_start;   /* charged at each start position the probe code tries */
   size_t last_start;    /* the start position the probe code tried last */
   uint32_t starts;      /* start positions the probe code tried */
+  uint32_t compares;    /* back-references the callout compared */
   double t0;            /* the clock at its first reading; < 0: none yet */
   double cpu_limit;     /* SEARCH_CPU_SECONDS (a test hook stretches it) */
   int stop;             /* why the search ended in IFS_LIMIT (enum ifs_regex_stop) */
@@ -251,7 +254,9 @@ static int on_start(const pcre2_callout_block *cb, search_state *st) {
 }
 
 /* Python's lowercase comparison of a back-reference, letter by letter;
-** each character compared is charged a step of the budget. */
+** each character compared is charged a step of the budget.  Every
+** CLOCK_COMPARES comparisons it reads the clock: such a pattern's one
+** start position can run for a second between the reads outside PCRE2. */
 static int on_callout(pcre2_callout_block *cb, void *data) {
   search_state *st = data;
   const char *tag = (const char *)cb->callout_string;
@@ -262,6 +267,10 @@ static int on_callout(pcre2_callout_block *cb, void *data) {
   uint64_t g = 0;
   for (size_t i = 1; i < cb->callout_string_length; i++) g = g * 10 + (uint64_t)(tag[i] - '0');
   if (g >= cb->capture_top) return 1;
+  if (++st->compares % CLOCK_COMPARES == 0 && search_time(st) > st->cpu_limit) {
+    st->stop = IFS_STOP_CLOCK;
+    return TIME_UP;
+  }
   PCRE2_SIZE gs = cb->offset_vector[2 * g], ge = cb->offset_vector[2 * g + 1];
   if (gs == PCRE2_UNSET || ge == PCRE2_UNSET || ge < gs) return 1;
   const char *s = (const char *)cb->subject;
@@ -697,6 +706,7 @@ static int search_budgeted(ifs_regex_cache *c, centry *e, const char *s, size_t 
   st->left = c->budget_base + BUDGET_PER_BYTE * (uint64_t)n;
   uint64_t cap = c->pos_cap < st->left ? c->pos_cap : st->left;
   st->starts = 0;
+  st->compares = 0;
   st->t0 = -1;
   st->cpu_limit = c->cpu_limit;
   if (n >= CHUNK_MIN) (void)search_time(st);   /* the clock starts now */

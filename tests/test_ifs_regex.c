@@ -631,6 +631,29 @@ START_TEST(limits_are_counted) {
 }
 END_TEST
 
+/* The last resort, where one try runs long between the reads outside
+** PCRE2: a case-insensitive back-reference compares in a callout, which
+** reads the clock every so many comparisons.  With the clock set to
+** 0.3 s, (?i)(a+)+\1$ (1.3 to 1.7 s of counted work) stops by the clock
+** within a few hundredths of it; read only between tries, the clock let
+** the last try, begun before 0.3 s, run on to the counted stop. */
+START_TEST(clock_read_in_backref_compares) {
+  ifs_regex_cache *c = ifs_regex_cache_new();
+  ck_assert_ptr_nonnull(c);
+  double limit = 0.3 * ifs_test_slowdown();
+  ifs_test_regex_cpu_limit(c, limit);
+  clock_t t0 = clock();
+  int r = search_rep(c, "(?i)(a+)+\\1$", "", "A", 3000, "!");
+  double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+  ck_assert_int_eq(r, LIMIT);
+  ck_assert_int_eq(ifs_test_regex_last_stop(c), IFS_STOP_CLOCK);
+  ck_assert_msg(secs < limit + 0.1 * ifs_test_slowdown(), "took %.2fs", secs);
+  if (getenv("IFS_TEST_VERBOSE"))
+    fprintf(stderr, "clock_read_in_backref_compares: %.3f s\n", secs);
+  ifs_regex_cache_free(c);
+}
+END_TEST
+
 /* ---- the DFA against PCRE2 alone ---------------------------------------- */
 
 /* A random pattern of the kinds the DFA takes (and some it leaves to
@@ -815,6 +838,7 @@ static Suite *regex_suite(void) {
   tcase_add_test(tc, pcre2_size_limits);
   tcase_add_test(tc, long_answers);
   tcase_add_test(tc, limits_are_counted);
+  tcase_add_test(tc, clock_read_in_backref_compares);
   tcase_add_test(tc, cache_eviction);
   tcase_add_test(tc, alloc_failure);
   suite_add_tcase(s, tc);
