@@ -214,6 +214,13 @@ static double search_time(search_state *st) {
   return now - st->t0;
 }
 
+/* Past the last-resort clock at `now`: the search stops, saying why. */
+static int clock_over(search_state *st, double now) {
+  if (now <= st->cpu_limit) return 0;
+  st->stop = IFS_STOP_CLOCK;
+  return 1;
+}
+
 struct ifs_regex_cache {
   pcre2_general_context *gctx;
   pcre2_compile_context *cctx;
@@ -246,10 +253,7 @@ static int on_start(const pcre2_callout_block *cb, search_state *st) {
     return PCRE2_ERROR_CALLOUT;
   }
   st->left -= st->per_start;
-  if (++st->starts % CLOCK_STARTS == 0 && search_time(st) > st->cpu_limit) {
-    st->stop = IFS_STOP_CLOCK;
-    return TIME_UP;
-  }
+  if (++st->starts % CLOCK_STARTS == 0 && clock_over(st, search_time(st))) return TIME_UP;
   return 0;
 }
 
@@ -267,10 +271,7 @@ static int on_callout(pcre2_callout_block *cb, void *data) {
   uint64_t g = 0;
   for (size_t i = 1; i < cb->callout_string_length; i++) g = g * 10 + (uint64_t)(tag[i] - '0');
   if (g >= cb->capture_top) return 1;
-  if (++st->compares % CLOCK_COMPARES == 0 && search_time(st) > st->cpu_limit) {
-    st->stop = IFS_STOP_CLOCK;
-    return TIME_UP;
-  }
+  if (++st->compares % CLOCK_COMPARES == 0 && clock_over(st, search_time(st))) return TIME_UP;
   PCRE2_SIZE gs = cb->offset_vector[2 * g], ge = cb->offset_vector[2 * g + 1];
   if (gs == PCRE2_UNSET || ge == PCRE2_UNSET || ge < gs) return 1;
   const char *s = (const char *)cb->subject;
@@ -565,10 +566,7 @@ static int plain_search(ifs_regex_cache *c, pcre2_code *code, const char *s, siz
     int rc = match_once(c, code, s, n, start, last, charge);
     if (rc != PCRE2_ERROR_NOMATCH || last >= n) return rc;
     double now = search_time(&c->st);
-    if (now > c->st.cpu_limit) {
-      c->st.stop = IFS_STOP_CLOCK;
-      return TIME_UP;
-    }
+    if (clock_over(&c->st, now)) return TIME_UP;
     if (now - t < 0.005 && span < ((size_t)1 << 26)) span *= 2;
     else if (now - t > 0.02 && span > 16) span /= 2;
     t = now;
@@ -641,10 +639,7 @@ static int escalate(ifs_regex_cache *c, pcre2_code *code, const char *s, size_t 
       st->stop = IFS_STOP_BUDGET;
       return PCRE2_ERROR_MATCHLIMIT;
     }
-    if (search_time(st) > st->cpu_limit) {
-      st->stop = IFS_STOP_CLOCK;
-      return TIME_UP;
-    }
+    if (clock_over(st, search_time(st))) return TIME_UP;
     st->left -= t;
     st->fell_back = 0;
     int rc = match_once(c, code, s, n, p, p, t);
