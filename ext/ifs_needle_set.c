@@ -16,6 +16,14 @@
 ** needles verified.  Verification is capped, as in
 ** ifs_needle.c, so that no text makes a search quadratic: past the cap the
 ** needles not yet decided are left to the caller.
+**
+** A big set (more than BIG_NEEDLES: a blocklist of hundreds of phrases)
+** would put dozens of prefixes in each bucket, whose tables then let a
+** fifth to a third of the positions through.  It is searched by shift-or instead
+** ("big sets" below): each prefix with up to four bytes after it is a
+** literal, and a table of eight buckets indexed by each byte and the one
+** before it finds where a literal may end; there the prefix is looked up
+** as the filter's are.
 */
 #include "ifs_needle_set.h"
 #include "ifs_needle.h"
@@ -72,6 +80,15 @@ static unsigned entry_head_back(const entry *e) { return e->info >> 30; }
 
 #define FILTER_BITS 2048   /* a bitmap of the prefixes' hashes */
 
+/* A big set's shift-or table (see "big sets"). */
+#define SHIFT_OR_BUCKETS 8
+#define DOMAIN_BITS 13   /* a byte, folded, and the low five bits of the byte before */
+
+typedef struct shift_or {
+  uint64_t reach[1u << DOMAIN_BITS];
+  unsigned char len[SHIFT_OR_BUCKETS];   /* the length of each bucket's literals */
+} shift_or;
+
 /* A distinct prefix; key holds its folded bytes, the first in the low
 ** byte, zero past len. */
 typedef struct prefix {
@@ -96,6 +113,7 @@ struct ifs_needle_set {
   size_t k, np, bytes;
   unsigned lens;                     /* bit L: some prefix has L bytes */
   int narrow;                        /* all prefixes in buckets 0-7 */
+  shift_or *big;                     /* a big set's table (NULL: the filter's) */
   uint32_t slot_mask;
   tables t;
   tables ext;                        /* for the four bytes after a prefix */
@@ -201,7 +219,7 @@ static size_t sources_of(uint32_t cp, sources *s) {
 ** since the text holds such a letter in one byte (its two cases; KELVIN
 ** SIGN lowers to k), so the match starts that many bytes earlier.
 **
-** In a set of at most ROOM_NEEDLES, the vector loops' second tables test
+** In a set of at most BIG_NEEDLES, the vector loops' second tables test
 ** the (up to four) bytes after a prefix.  A window in many answers makes the
 ** first stage pass and the second read; if the bytes after it are common
 ** too, the loop stops for a look-up, which costs about as much as eight such
@@ -214,11 +232,13 @@ static size_t sources_of(uint32_t cp, sources *s) {
 ** each byte missing costs as much as a window of odds 2^-8 (TAIL_COST), so
 ** a window with four bytes after it comes first unless all are common.
 **
-** In a bigger set, a bucket holds many prefixes, its tables let through
-** every mix of their bytes, and the second tables hold too many to turn
-** much down: there the rarest bytes count, whatever their order (the sum of
-** each byte's commonness; the Markov chain did worse on sets of 300). */
-#define ROOM_NEEDLES 128
+** In a big set, searched by shift-or, a candidate is a window with the
+** four bytes after it, each position's byte tested with the low bits of
+** the one before: the eight rarest bytes count, whatever their order (the
+** sum of each byte's commonness; the Markov chain did worse on sets of 300),
+** a byte that is not ASCII, or is k, counting as a common one (the literal
+** stops before it). */
+#define BIG_NEEDLES 128
 #define STOP_COST 8   /* a stop for a look-up, in first-stage passes */
 #define TAIL_COST 16  /* a byte missing after a window, in half-bits of odds */
 
@@ -244,7 +264,7 @@ static int window_may_start(const unsigned char *u, size_t d) {
 }
 
 /* The window of least cost with the bytes after it (a set of at most
-** ROOM_NEEDLES). */
+** BIG_NEEDLES). */
 static size_t least_likely_window(const unsigned char *u, size_t len) {
   size_t best = 0;
   uint64_t best_cost = UINT64_MAX;
@@ -275,14 +295,17 @@ static inline unsigned commonness(unsigned char c) {
   return 6;
 }
 
-/* The window of the rarest bytes (a bigger set). */
-static size_t rarest_bytes_window(const unsigned char *u, size_t len) {
-  size_t best = 0, cost = 0;
-  for (size_t i = 0; i < PREFIX_MAX; i++) cost += commonness(u[i]);
-  size_t best_cost = cost;
-  for (size_t d = 1; d + PREFIX_MAX <= len && window_may_start(u, d); d++) {
-    cost += commonness(u[d + PREFIX_MAX - 1]);
-    cost -= commonness(u[d - 1]);
+#define LITERAL_MAX 8   /* a big set's literal: a prefix and up to four bytes after it */
+
+/* The window of the rarest bytes with the four after it (a big set). */
+static size_t rarest_literal_window(const unsigned char *u, size_t len) {
+  size_t best = 0, best_cost = SIZE_MAX;
+  for (size_t d = 0; d + PREFIX_MAX <= len && window_may_start(u, d); d++) {
+    size_t cost = 0;
+    for (size_t i = 0; i < LITERAL_MAX; i++) {
+      unsigned char c = d + i < len ? u[d + i] : 0x80;
+      cost += i >= PREFIX_MAX && (c >= 0x80 || c == 'k') ? commonness(' ') : commonness(c);
+    }
     if (cost < best_cost) {
       best_cost = cost;
       best = d;
@@ -291,10 +314,10 @@ static size_t rarest_bytes_window(const unsigned char *u, size_t len) {
   return best;
 }
 
-static size_t prefix_skip(const char *low, size_t len, int room) {
+static size_t prefix_skip(const char *low, size_t len, int big) {
   const unsigned char *u = (const unsigned char *)low;
   if (len <= PREFIX_MAX) return 0;
-  return room ? least_likely_window(u, len) : rarest_bytes_window(u, len);
+  return big ? rarest_literal_window(u, len) : least_likely_window(u, len);
 }
 
 /* Adds every prefix a match of needle j (low[0..len)) can hold skip bytes
@@ -562,6 +585,99 @@ static void fill_entries(ifs_needle_set *s, const char *text) {
   }
 }
 
+/* ---- big sets: shift-or ------------------------------------------------
+**
+** Each (prefix, needle) pair is a literal: the prefix's folded bytes and,
+** after a prefix of four, up to four more of the needle while they are
+** ASCII other than k (a match holds each in its own byte, in either case).
+** A bucket holds literals of one length, so that where one may end, where
+** it starts is known: each length present gets a bucket, and the rest go
+** to the commonest length, its literals spread among them by a hash.
+**
+** A position's domain is its byte folded and the low five bits of the byte
+** before (which folding keeps).  reach[d] has, in lane LITERAL_MAX - m + i,
+** bucket b's bit clear when some literal of b (of m bytes) has domain d at
+** its byte i (at byte 0, for any byte before it); lanes before a bucket's
+** literals have its bit clear for every domain.  A running state shifted
+** left a lane at each byte, with the byte's reach ORed in, has in lane 7 a
+** bucket's bit clear where all of some literal's bytes may be there, ending
+** at that byte: a candidate (Hyperscan's FDR, with a stride of one). */
+
+/* The literal of entry e (of needle nd in the needles' text) in lit; its
+** length.  Bytes after the prefix only when the needle's own four bytes
+** there are ASCII other than k: then every match holds the prefix in four
+** bytes and what follows right after (a prefix of KELVIN SIGN, or of a
+** letter whose other case is longer, covers fewer of the needle's bytes). */
+static unsigned literal_of(const entry *e, const set_needle *nd, const char *text,
+                           unsigned char lit[LITERAL_MAX]) {
+  unsigned m = entry_plen(e);
+  for (unsigned i = 0; i < m; i++) lit[i] = (unsigned char)(e->key >> (8 * i));
+  const unsigned char *at = (const unsigned char *)text + nd->at + nd->skip;
+  size_t len = nd->len - nd->skip, plain = 0;
+  while (plain < len && plain < LITERAL_MAX && at[plain] < 0x80 && at[plain] != 'k') plain++;
+  if (plain < PREFIX_MAX) return m;
+  for (size_t i = PREFIX_MAX; i < plain; i++) lit[m++] = (unsigned char)(at[i] | 0x20);
+  return m;
+}
+
+/* Buckets for literals of each length (count[m] of them from first[m]),
+** given how many literals have each length. */
+static void shift_or_buckets(shift_or *t, const size_t lits[LITERAL_MAX + 1],
+                             unsigned char first[LITERAL_MAX + 1],
+                             unsigned char count[LITERAL_MAX + 1]) {
+  unsigned used = 0, top = 1;
+  for (unsigned m = 1; m <= LITERAL_MAX; m++) {
+    count[m] = lits[m] > 0;
+    used += count[m];
+    if (lits[m] > lits[top]) top = m;
+  }
+  count[top] = (unsigned char)(count[top] + SHIFT_OR_BUCKETS - used);
+  for (unsigned m = 1, b = 0; m <= LITERAL_MAX; m++) {
+    first[m] = (unsigned char)b;
+    for (unsigned i = 0; i < count[m]; i++) t->len[b++] = (unsigned char)m;
+  }
+}
+
+/* The bucket of literal lit (m bytes). */
+static unsigned literal_bucket(const unsigned char *lit, unsigned m,
+                               const unsigned char first[LITERAL_MAX + 1],
+                               const unsigned char count[LITERAL_MAX + 1]) {
+  uint32_t h = 2166136261u;   /* FNV-1a */
+  for (unsigned i = 0; i < m; i++) h = (h ^ lit[i]) * 16777619u;
+  return first[m] + (count[m] > 1 ? (h >> 16) % count[m] : 0);
+}
+
+static void allow(shift_or *t, unsigned lane, unsigned b, unsigned byte, unsigned before) {
+  t->reach[byte | (before & 0x1F) << 8] &= ~((uint64_t)1 << (8 * lane + b));
+}
+
+static void fill_shift_or(ifs_needle_set *s, const char *text) {
+  shift_or *t = s->big;
+  size_t lits[LITERAL_MAX + 1] = {0};
+  unsigned char lit[LITERAL_MAX], first[LITERAL_MAX + 1], count[LITERAL_MAX + 1];
+  for (uint32_t at = 0; at <= s->slot_mask; at++) {
+    const entry *e = &s->entries[at];
+    if (e->info) lits[literal_of(e, &s->needles[entry_needle(e)], text, lit)]++;
+  }
+  shift_or_buckets(t, lits, first, count);
+  memset(t->reach, 0xFF, sizeof t->reach);
+  unsigned used = 0;
+  for (uint32_t at = 0; at <= s->slot_mask; at++) {
+    const entry *e = &s->entries[at];
+    if (!e->info) continue;
+    unsigned m = literal_of(e, &s->needles[entry_needle(e)], text, lit);
+    unsigned b = literal_bucket(lit, m, first, count), lane = LITERAL_MAX - m;
+    used |= 1u << b;
+    for (unsigned before = 0; before < 32; before++) allow(t, lane, b, lit[0], before);
+    for (unsigned i = 1; i < m; i++) allow(t, lane + i, b, lit[i], lit[i - 1]);
+  }
+  uint64_t free_lanes = 0;   /* (an empty bucket never has a candidate) */
+  for (unsigned b = 0; b < SHIFT_OR_BUCKETS; b++)
+    for (unsigned lane = 0; (used >> b & 1) && lane + t->len[b] < LITERAL_MAX; lane++)
+      free_lanes |= (uint64_t)1 << (8 * lane + b);
+  for (size_t d = 0; d < (1u << DOMAIN_BITS); d++) t->reach[d] &= ~free_lanes;
+}
+
 /* Lays out the set in one block, for np prefixes and nl links. */
 static ifs_needle_set *set_alloc(size_t k, size_t np, size_t nl) {
   size_t slots = 16;
@@ -572,7 +688,8 @@ static ifs_needle_set *set_alloc(size_t k, size_t np, size_t nl) {
   at_prefixes = (at_prefixes + 7) & ~(size_t)7;
   size_t at_links = at_prefixes + np * sizeof(prefix);
   size_t at_start = at_links + nl * sizeof(needle_link);
-  size_t bytes = at_start + 2 * k;
+  size_t at_big = (at_start + 2 * k + 63) & ~(size_t)63;
+  size_t bytes = k > BIG_NEEDLES ? at_big + sizeof(shift_or) : at_start + 2 * k;
   char *block = ifs_malloc(bytes);
   if (!block) return NULL;
   ifs_needle_set *s = (ifs_needle_set *)(void *)block;
@@ -588,6 +705,7 @@ static ifs_needle_set *set_alloc(size_t k, size_t np, size_t nl) {
   s->start_all = (signed char *)(block + at_start);
   s->start_ascii = s->start_all + k;
   memset(s->entries, 0, slots * sizeof(entry));
+  if (k > BIG_NEEDLES) s->big = (shift_or *)(void *)(block + at_big);
   return s;
 }
 
@@ -604,7 +722,7 @@ ifs_needle_set *ifs_needle_set_new(const char *text, const ifs_span *span, size_
   uint32_t *skip = ifs_malloc(k * sizeof *skip);
   if (!skip) return NULL;
   for (size_t j = 0; j < k; j++) {
-    skip[j] = (uint32_t)prefix_skip(text + span[j].at, span[j].len, k <= ROOM_NEEDLES);
+    skip[j] = (uint32_t)prefix_skip(text + span[j].at, span[j].len, k > BIG_NEEDLES);
     if (add_prefixes(&r, (uint32_t)j, text + span[j].at, span[j].len, skip[j])) {
       ifs_free(r.p);
       ifs_free(skip);
@@ -657,6 +775,7 @@ ifs_needle_set *ifs_needle_set_new(const char *text, const ifs_span *span, size_
       s->needles[s->links[li].needle].buckets |= (uint16_t)(1u << s->prefixes[i].bucket);
   fill_tables(s);
   fill_entries(s, text);
+  if (s->big) fill_shift_or(s, text);
   return s;
 }
 
@@ -1017,6 +1136,7 @@ static void mark_found(search *x, uint32_t j) {
   x->found[j] = 1;
   x->left--;
   const ifs_needle_set *s = x->s;
+  if (s->big) return;   /* no filter buckets to update */
   for (unsigned bs = s->needles[j].buckets; bs; bs &= bs - 1) {
     unsigned b = (unsigned)__builtin_ctz(bs);
     if (--x->live[b] == 0) kill_bucket(x, b);
@@ -1048,7 +1168,8 @@ static uint64_t head_vary_bits(uint64_t w) {
 
 /* 1 when the text at q holds e's head: its bytes, but for their
 ** head_vary() bits (which the head holds set). */
-static int head_fits(const search *x, const entry *e, size_t q) {
+static inline __attribute__((always_inline)) int head_fits(const search *x, const entry *e,
+                                                           size_t q) {
   unsigned hl = entry_head_len(e), back = entry_head_back(e);
   if (!hl) return 1;
   if (q < back || x->n - (q - back) < hl) return 0;
@@ -1067,8 +1188,10 @@ static int head_fits(const search *x, const entry *e, size_t q) {
   return ((w | head_vary_bits(e->head)) & mask) == e->head;
 }
 
-/* The needles whose prefix of len bytes is at q. */
-static void verify_prefix(search *x, size_t q, unsigned len) {
+/* The needles whose prefix of len bytes is at q.  Inlined into both
+** callers, with head_fits(): calls at every candidate of the filter cost a
+** few percent of a row with a case's own list. */
+static inline __attribute__((always_inline)) void verify_prefix(search *x, size_t q, unsigned len) {
   const ifs_needle_set *s = x->s;
   uint32_t key = text_key(x->h + q, len), h = hash_key(key, len);
   if (!(s->filter[h / 64 % (FILTER_BITS / 64)] >> (h % 64) & 1)) return;
@@ -1135,6 +1258,50 @@ static void search_tail(search *x, size_t q, int level) {
     if (filter_at(x->t, x->h, x->n, q)) check_at(x, q);
 }
 
+/* The literals of the buckets in ends may end at p: their prefixes looked
+** up.  0 when the search is over (all decided, or past its budget). */
+static __attribute__((noinline)) int shift_or_candidates(search *x, size_t p, unsigned ends) {
+  const shift_or *t = x->s->big;
+  unsigned lens = 0;
+  for (; ends; ends &= ends - 1) lens |= 1u << t->len[__builtin_ctz(ends)];
+  for (; lens; lens &= lens - 1) {
+    unsigned m = (unsigned)__builtin_ctz(lens);
+    if (p + 1 >= m) verify_prefix(x, p + 1 - m, m < PREFIX_MAX ? m : PREFIX_MAX);
+  }
+  if (x->work > x->budget) x->gave_up = 1;
+  return x->left && !x->gave_up;
+}
+
+/* A big set's search: one table look-up a byte (see "big sets"). */
+static void shift_or_search(search *x) {
+  const uint64_t *reach = x->s->big->reach;
+  const unsigned char *h = x->h;
+  size_t n = x->n;
+  const uint64_t none_end = (uint64_t)0xFF << 56;   /* lane 7 all set */
+  uint64_t state = 0;   /* before the text all is allowed: candidates starting there are skipped */
+  unsigned before = 0;
+  for (size_t p = 0; p < n; p++) {
+    unsigned c = h[p];
+    state = state << 8 | reach[(c | 0x20) | (before & 0x1F) << 8];
+    before = c;
+    if (state < none_end && !shift_or_candidates(x, p, (unsigned)(~state >> 56))) return;
+  }
+}
+
+/* A set's search by the filter's loop at level, then the tail. */
+static void filter_search(search *x, int level) {
+  size_t q = 0;
+  while (x->left && !x->gave_up) {
+    uint64_t bits;
+    size_t width;
+    q = next_block(x->t, &x->s->ext, x->h, x->n, q, x->s->narrow, level, &bits, &width);
+    if (!bits) break;
+    check_block(x, q, bits);
+    q += width;
+  }
+  if (x->left && !x->gave_up) search_tail(x, q, level);
+}
+
 static void find_level(const ifs_needle_set *s, const char *needles, const char *text, size_t n,
                        int ascii, signed char *found, int level) {
   search x;
@@ -1152,18 +1319,13 @@ static void find_level(const ifs_needle_set *s, const char *needles, const char 
   level = vector_level(level);
   memcpy(found, ascii ? s->start_ascii : s->start_all, s->k);
   x.left = ascii ? s->left_ascii : s->left_all;
-  for (unsigned b = 0; b < BUCKETS; b++)
-    if (!x.live[b] && s->live_all[b]) kill_bucket(&x, b);
-  size_t q = 0;
-  while (x.left && !x.gave_up) {
-    uint64_t bits;
-    size_t width;
-    q = next_block(x.t, &s->ext, x.h, n, q, s->narrow, level, &bits, &width);
-    if (!bits) break;
-    check_block(&x, q, bits);
-    q += width;
+  if (x.left && s->big) {
+    shift_or_search(&x);
+  } else if (x.left) {
+    for (unsigned b = 0; b < BUCKETS; b++)
+      if (!x.live[b] && s->live_all[b]) kill_bucket(&x, b);
+    filter_search(&x, level);
   }
-  if (x.left && !x.gave_up) search_tail(&x, q, level);
   if (x.gave_up) return;   /* the undecided stay -1 */
   for (size_t j = 0; j < s->k; j++)
     if (found[j] < 0) found[j] = 0;
@@ -1181,9 +1343,11 @@ void ifs_test_needle_set_find_level(const ifs_needle_set *s, const char *needles
   find_level(s, needles, text, n, ascii, found, level);
 }
 
-size_t ifs_test_needle_set_prefix_skip(const char *low, size_t len, int room) {
-  return prefix_skip(low, len, room);
+size_t ifs_test_needle_set_prefix_skip(const char *low, size_t len, int big) {
+  return prefix_skip(low, len, big);
 }
 
 int ifs_test_needle_set_narrow(const ifs_needle_set *s) { return s->narrow; }
+
+int ifs_test_needle_set_big(const ifs_needle_set *s) { return s->big != NULL; }
 #endif

@@ -21,11 +21,19 @@
 ** answers, eight bytes seldom are.  So a needle's prefix is the four bytes
 ** that, with the bytes after them, English text holds least often (by a
 ** Markov chain of byte classes: ifs_english_table.h), with four bytes after
-** them where it has such (in a set of hundreds, its rarest four bytes).
+** them where it has such.
 ** A position that passes is looked up in a hash table of the prefixes,
 ** and each needle with that prefix is verified as ifs_needle_at() does.  A
 ** needle found is done with, and once all needles of a bucket are, the
 ** bucket leaves the tables.
+**
+** A set of more than 128 needles (a blocklist) would put dozens of
+** prefixes in each bucket, which then lets through most positions; it is
+** searched by shift-or instead, in the manner of Hyperscan's FDR: each
+** prefix with up to four bytes of the needle after it is a literal, one
+** table look-up a byte (by the byte and five bits of the one before) tells
+** which of eight buckets of literals may end there, and where some may,
+** the prefix is looked up as above.
 **
 ** Prefixes are the text's side of a match: for each character of the
 ** needle, each character that lowers to it (k: k, K and KELVIN SIGN),
@@ -83,13 +91,16 @@ void ifs_test_needle_set_find_level(const ifs_needle_set *s, const char *needles
                                     int level);
 
 /* Test hook: how many bytes of the lowered needle low[0..len) come before
-** the four its prefix is, in a set whose second tables test the bytes after
-** it (room) or not. */
-size_t ifs_test_needle_set_prefix_skip(const char *low, size_t len, int room);
+** the four its prefix is, in a big set (searched by shift-or) or not. */
+size_t ifs_test_needle_set_prefix_skip(const char *low, size_t len, int big);
 
 /* Test hook: 1 when the set's prefixes are in eight buckets, which the
 ** AVX2 loop tests 32 positions at a time. */
 int ifs_test_needle_set_narrow(const ifs_needle_set *s);
+
+/* Test hook: 1 when the set is big, searched by shift-or (every level the
+** same loop). */
+int ifs_test_needle_set_big(const ifs_needle_set *s);
 #endif
 
 #endif

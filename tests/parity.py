@@ -246,9 +246,10 @@ def shared_lists(rng, cases, n):
     list's JSON the same bytes in every text that has it, under either
     needle key or another, or beside a short list of the text's own; items
     from the cases' responses and from letters whose lowercase is not one to
-    one, with numbers and null.  Each text comes back about three times (its
-    plan kept, then used), and there are more long lists than the list cache
-    holds (shared lists replaced)."""
+    one, with numbers and null; lists of 200 and 400 are big sets, searched by
+    shift-or.  Each text comes back about three times (its plan kept, then
+    used), and there are more long lists than the list cache holds (shared
+    lists replaced)."""
     def item(resp):
         r = rng.random()
         if r < 0.1:
@@ -263,7 +264,7 @@ def shared_lists(rng, cases, n):
         return json.dumps(items, ensure_ascii=rng.random() < 0.5)
     resps = [r for r, _ in cases if r]
     lists = [dumps([item(rng.choice(resps)) for _ in range(k)])
-             for k in (8, 9, 31, 32, 50, 60) * 2]
+             for k in (8, 9, 31, 32, 50, 60, 200, 400) * 2]
     texts = []
     for i in range(max(1, n // 3)):
         keys = rng.sample(["must_include", "must_exclude", "regex", "other"], rng.randrange(1, 4))

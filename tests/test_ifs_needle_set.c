@@ -234,6 +234,80 @@ START_TEST(test_random_sets) {
 }
 END_TEST
 
+/* The same with sets of 129 to 400 needles, which are big (searched by
+** shift-or): every answer is the long way's. */
+START_TEST(test_random_big_sets) {
+  unsigned seed = 4321 + (unsigned)_i;
+  static char text[400], store[400][48];
+  size_t decided = 0, asked = 0;
+  for (int iter = 0; iter < 300; iter++) {
+    size_t tn = soup_fill(text, sizeof text, pieces, NPIECES, 120, &seed);
+    needles v = {0};
+    v.k = 129 + soup_next(&seed) % 272;
+    for (size_t i = 0; i < v.k; i++) {
+      v.raw[i] = store[i];
+      v.raw_len[i] = make_needle(store[i], text, tn, &seed);
+    }
+    needles_lower(&v);
+    ifs_needle_set *s = set_of(&v);
+    ck_assert(ifs_test_needle_set_big(s));
+    decided += check_text(s, &v, text, tn, &asked);
+    ifs_needle_set_free(s);
+    needles_free(&v);
+  }
+  ck_assert_uint_gt(asked, 10000);
+  ck_assert_uint_gt(decided, asked * 9 / 10);   /* few give up */
+}
+END_TEST
+
+/* A big set's needles found at every position of a text, by the shift-or
+** search: at the start (where the state holds no byte before), at the end,
+** needles shorter than a prefix, needles with k or a letter not ASCII in
+** the bytes after the prefix, and one whose only form here is KELVIN SIGN. */
+START_TEST(test_big_set_positions) {
+  static const char *const placed[] = {
+    "refuse", "I can't help with that", "ok", "x", "Kelvin scale", "\xe2\x84\xaa" "elvin",
+    "na\xc3\xafve plan", "\xd0\x9f\xd0\xa0\xd0\x98\xd0\x92\xd0\x95\xd0\xa2", "thanks",
+    "as a language model"};
+  static const char filler[] = "lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do "
+                               "eiusmod tempor incididunt ut labore et dolore magna aliqua";
+  enum { PLACED = sizeof placed / sizeof placed[0], K = 200 };
+  static char store[K][16];
+  needles v = {0};
+  v.k = K;
+  for (size_t i = 0; i < K; i++) {
+    if (i < PLACED) {
+      v.raw[i] = placed[i];
+      v.raw_len[i] = strlen(placed[i]);
+    } else {   /* absent ones: "qz" words */
+      v.raw_len[i] = (size_t)snprintf(store[i], sizeof store[i], "qz%c%cword", 'a' + (int)(i % 26),
+                                      'a' + (int)(i / 26));
+      v.raw[i] = store[i];
+    }
+  }
+  needles_lower(&v);
+  ifs_needle_set *s = set_of(&v);
+  ck_assert(ifs_test_needle_set_big(s));
+  char text[100];
+  size_t asked = 0, decided = 0;
+  for (size_t i = 0; i < PLACED; i++) {
+    for (size_t at = 0; at + v.raw_len[i] <= sizeof text; at++) {
+      memcpy(text, filler, sizeof text);
+      memcpy(text + at, placed[i], v.raw_len[i]);
+      decided += check_text(s, &v, text, sizeof text, &asked);
+      signed char got[K];
+      for (int level = 0; level < LEVELS; level++) {
+        ifs_test_needle_set_find_level(s, v.all.p, text, sizeof text, 0, got, level);
+        ck_assert_msg(got[i] == 1, "%s at %zu: loop %d says %d", placed[i], at, level, got[i]);
+      }
+    }
+  }
+  ck_assert_uint_eq(decided, asked);
+  ifs_needle_set_free(s);
+  needles_free(&v);
+}
+END_TEST
+
 /* English-like text and a refusal list: ASCII and non-ASCII texts (a curly
 ** quote makes the text non-ASCII), lists from 1 to 1,000 phrases. */
 START_TEST(test_phrase_lists) {
@@ -269,6 +343,7 @@ START_TEST(test_phrase_lists) {
       }
       needles_lower(&v);
       ifs_needle_set *s = set_of(&v);
+      ck_assert_int_eq(ifs_test_needle_set_big(s), v.k > 128);
       size_t asked = 0;
       ck_assert_uint_eq(check_text(s, &v, text, tn, &asked), asked);   /* none gives up */
       ifs_needle_set_free(s);
@@ -316,6 +391,48 @@ START_TEST(test_adversarial_gives_up) {
 }
 END_TEST
 
+/* The same in a big set: 64 needles of a's whose e is at a different
+** place in each (their literals are eight a's: e is commoner than a) give
+** up among 200, and what the set decided is right. */
+START_TEST(test_adversarial_big_gives_up) {
+  size_t n = 1 << 16;
+  char *text = malloc(n);
+  ck_assert_ptr_nonnull(text);
+  memset(text, 'a', n);
+  static char store[200][300];
+  needles v = {0};
+  v.k = 200;
+  for (size_t i = 0; i < v.k; i++) {
+    if (i < 64) {
+      memset(store[i], 'A', 200);
+      store[i][100 + i % 50] = 'E';
+      v.raw_len[i] = 200 + i % 3;
+    } else {
+      v.raw_len[i] = (size_t)snprintf(store[i], 300, "qz%zu", i);
+    }
+    v.raw[i] = store[i];
+  }
+  needles_lower(&v);
+  ifs_needle_set *s = set_of(&v);
+  ck_assert(ifs_test_needle_set_big(s));
+  signed char got[200];
+  ifs_needle_set_find(s, v.all.p, text, n, 1, got);
+  size_t undecided = 0;
+  for (size_t i = 0; i < v.k; i++) {
+    ck_assert_int_le(got[i], 0);
+    undecided += got[i] < 0;
+  }
+  ck_assert_uint_gt(undecided, 0);
+  memcpy(text, "QZ150", 5);   /* found before the cap */
+  ifs_needle_set_find(s, v.all.p, text, n, 1, got);
+  ck_assert_int_eq(got[150], 1);
+  ck_assert_int_eq(got[151], -1);
+  ifs_needle_set_free(s);
+  needles_free(&v);
+  free(text);
+}
+END_TEST
+
 /* A failing allocator: NULL, never a half-built set. */
 START_TEST(test_out_of_memory) {
   static const ifs_span span[] = {{0, 5}, {5, 8}, {13, 1}};
@@ -336,34 +453,38 @@ START_TEST(test_out_of_memory) {
 END_TEST
 
 /* The four bytes a needle's prefix is: in a set whose second tables test
-** the bytes after it (room), the window English text holds least with
-** them, four of them where it can; in a bigger set, the window of the
-** rarest bytes.  Exact windows of
-** the table in the tree: a change of the table or the costs shows here. */
+** the bytes after it, the window English text holds least with them, four
+** of them where it can; in a big set, the window whose eight bytes from it
+** are the rarest (a byte not ASCII, or k, after the four as a common one).
+** Exact windows of the table in the tree: a change of the table or the
+** costs shows here. */
 START_TEST(test_prefix_choice) {
   static const struct {
     const char *low;
-    int room;
+    int big;
     size_t skip;
   } cases[] = {
-    {"moreover", 1, 0},              /* "more": "reov" would leave two bytes free */
-    {"in conclusion", 1, 5},         /* "nclu", not "in c" */
-    {"not ethical", 1, 2},           /* "t et", not "not " */
-    {"as a language model", 1, 8},   /* "guag" */
-    {"tapestry", 1, 0},              /* "tape", with "stry" after it */
-    {"tapestry", 0, 4},              /* a big set: the rarest bytes, "stry" */
-    {"quantum", 0, 0},               /* "quan": q is rare */
-    {"not ethical", 0, 7},           /* "ical" */
-    {"ok quiz jazz", 1, 0},          /* not past a k: it may be KELVIN SIGN (3 bytes) */
-    {"akindness", 1, 1},             /* (a window may start at one) */
-    {"caf\xc3\xa9 quiz jazz", 1, 0},  /* nor past a character that is not ASCII */
-    {"zebra", 1, 0},                 /* the first four, then "a" */
-    {"abc", 1, 0},                   /* shorter than a prefix */
+    {"moreover", 0, 0},              /* "more": "reov" would leave two bytes free */
+    {"in conclusion", 0, 5},         /* "nclu", not "in c" */
+    {"not ethical", 0, 2},           /* "t et", not "not " */
+    {"as a language model", 0, 8},   /* "guag" */
+    {"tapestry", 0, 0},              /* "tape", with "stry" after it */
+    {"ok quiz jazz", 0, 0},          /* not past a k: it may be KELVIN SIGN (3 bytes) */
+    {"akindness", 0, 1},             /* (a window may start at one) */
+    {"caf\xc3\xa9 quiz jazz", 0, 0},  /* nor past a character that is not ASCII */
+    {"zebra", 0, 0},                 /* the first four, then "a" */
+    {"abc", 0, 0},                   /* shorter than a prefix */
+    {"tapestry", 1, 0},              /* a big set: all eight bytes */
+    {"quantum leap", 1, 0},          /* "quantum ": q is rare */
+    {"it is not ethical", 1, 9},     /* "ethical", its end a missing byte */
+    {"i cannot help with that", 1, 9},    /* "help wit": p and w are rarer than a, n, t */
+    {"ok quiz jazz", 1, 1},          /* "k quiz j": at a k, not past it */
+    {"abc", 1, 0},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    size_t got = ifs_test_needle_set_prefix_skip(cases[i].low, strlen(cases[i].low), cases[i].room);
-    ck_assert_msg(got == cases[i].skip, "%s (room %d): skip %zu, expected %zu", cases[i].low,
-                  cases[i].room, got, cases[i].skip);
+    size_t got = ifs_test_needle_set_prefix_skip(cases[i].low, strlen(cases[i].low), cases[i].big);
+    ck_assert_msg(got == cases[i].skip, "%s (big %d): skip %zu, expected %zu", cases[i].low,
+                  cases[i].big, got, cases[i].skip);
   }
 }
 END_TEST
@@ -415,10 +536,13 @@ static Suite *needle_set_suite(void) {
   tcase_set_timeout(tc, 300);
   tcase_add_loop_test(tc, test_known_answers, 0, sizeof knowns / sizeof knowns[0]);
   tcase_add_loop_test(tc, test_random_sets, 0, 4);
+  tcase_add_loop_test(tc, test_random_big_sets, 0, 2);
+  tcase_add_test(tc, test_big_set_positions);
   tcase_add_test(tc, test_phrase_lists);
   tcase_add_test(tc, test_prefix_choice);
   tcase_add_test(tc, test_narrow_sets);
   tcase_add_test(tc, test_adversarial_gives_up);
+  tcase_add_test(tc, test_adversarial_big_gives_up);
   tcase_add_test(tc, test_out_of_memory);
   suite_add_tcase(s, tc);
   return s;

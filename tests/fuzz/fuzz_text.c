@@ -151,13 +151,15 @@ static void check_needle(const char *s, size_t n) {
   ifs_buf_free(&lt);
 }
 
-/* Needles for a set: slices of s chosen by its bytes, then fixed ones. */
-#define SET_MAX 40
+/* Needles for a set: slices of s chosen by its bytes, then fixed ones; a
+** quarter of the inputs get over 128 slices, a big set (shift-or). */
+#define SET_MAX 180
 static size_t set_needles(const char *s, size_t n, ifs_buf *all, ifs_span *span) {
   static const char *const fixed[] = {
     "k", "\xe2\x84\xaa", "s", "\xc5\xbf", "\xcf\x83\xcf\x82", "i\xcc\x87", "", "\xc3\x9f",
     "the ", "i'm sorry", "\xd0\xb2", "a", "aa", "aaa", "aaaa"};
   size_t k = 0, want = n ? 1 + (unsigned char)s[n / 2] % 32 : 4;
+  if (n && ((unsigned char)s[0] & 3) == 3) want += 130;
   for (size_t t = 0; k < want && t < 3 * want; t++) {
     size_t at = n ? ((size_t)(unsigned char)s[(t * 7) % n] * 131 + t * 17) % n : 0;
     size_t len = n ? 1 + (unsigned char)s[(t * 13 + 5) % n] % 12 : 0;
