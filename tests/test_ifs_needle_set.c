@@ -209,22 +209,23 @@ static size_t make_needle(char *nd, const char *text, size_t tn, unsigned *seed)
   return nn;
 }
 
-/* Random texts and sets of 1 to 40 needles, many of them overlapping
-** slices of the text: every answer the set gives is the long way's. */
-START_TEST(test_random_sets) {
-  unsigned seed = 1234 + (unsigned)_i;
-  static char text[400], store[40][48];
+/* Random texts and sets of kmin to kmin + kspan - 1 needles, many of them
+** overlapping slices of the text: every answer the set gives is the long
+** way's, and a set is big (searched by shift-or) past 128 needles. */
+static void check_random_sets(unsigned seed, int iters, size_t kmin, size_t kspan) {
+  static char text[400], store[400][48];
   size_t decided = 0, asked = 0;
-  for (int iter = 0; iter < 4000; iter++) {
+  for (int iter = 0; iter < iters; iter++) {
     size_t tn = soup_fill(text, sizeof text, pieces, NPIECES, 120, &seed);
     needles v = {0};
-    v.k = 1 + soup_next(&seed) % 40;
+    v.k = kmin + soup_next(&seed) % kspan;
     for (size_t i = 0; i < v.k; i++) {
       v.raw[i] = store[i];
       v.raw_len[i] = make_needle(store[i], text, tn, &seed);
     }
     needles_lower(&v);
     ifs_needle_set *s = set_of(&v);
+    ck_assert_int_eq(ifs_test_needle_set_big(s), v.k > 128);
     decided += check_text(s, &v, text, tn, &asked);
     ifs_needle_set_free(s);
     needles_free(&v);
@@ -232,31 +233,14 @@ START_TEST(test_random_sets) {
   ck_assert_uint_gt(asked, 10000);
   ck_assert_uint_gt(decided, asked * 9 / 10);   /* few give up */
 }
+
+START_TEST(test_random_sets) {
+  check_random_sets(1234 + (unsigned)_i, 4000, 1, 40);
+}
 END_TEST
 
-/* The same with sets of 129 to 400 needles, which are big (searched by
-** shift-or): every answer is the long way's. */
 START_TEST(test_random_big_sets) {
-  unsigned seed = 4321 + (unsigned)_i;
-  static char text[400], store[400][48];
-  size_t decided = 0, asked = 0;
-  for (int iter = 0; iter < 300; iter++) {
-    size_t tn = soup_fill(text, sizeof text, pieces, NPIECES, 120, &seed);
-    needles v = {0};
-    v.k = 129 + soup_next(&seed) % 272;
-    for (size_t i = 0; i < v.k; i++) {
-      v.raw[i] = store[i];
-      v.raw_len[i] = make_needle(store[i], text, tn, &seed);
-    }
-    needles_lower(&v);
-    ifs_needle_set *s = set_of(&v);
-    ck_assert(ifs_test_needle_set_big(s));
-    decided += check_text(s, &v, text, tn, &asked);
-    ifs_needle_set_free(s);
-    needles_free(&v);
-  }
-  ck_assert_uint_gt(asked, 10000);
-  ck_assert_uint_gt(decided, asked * 9 / 10);   /* few give up */
+  check_random_sets(4321 + (unsigned)_i, 300, 129, 272);
 }
 END_TEST
 
