@@ -244,6 +244,30 @@ START_TEST(test_random_big_sets) {
 }
 END_TEST
 
+/* Needles 0 .. placed - 1 of v (in set s) put at every position of a
+** 100-byte text of filler: every loop finds each, and the set decides
+** every needle as the long way does.  ascii: the needles are ASCII. */
+static void check_every_position(const ifs_needle_set *s, const needles *v, size_t placed,
+                                 int ascii) {
+  static const char filler[] = "lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do "
+                               "eiusmod tempor incididunt ut labore et dolore magna aliqua";
+  char text[100];
+  size_t asked = 0, decided = 0;
+  for (size_t i = 0; i < placed; i++) {
+    for (size_t at = 0; at + v->raw_len[i] <= sizeof text; at++) {
+      memcpy(text, filler, sizeof text);
+      memcpy(text + at, v->raw[i], v->raw_len[i]);
+      decided += check_text(s, v, text, sizeof text, &asked);
+      static signed char got[MAX_NEEDLES];
+      for (int level = 0; level < LEVELS; level++) {
+        ifs_test_needle_set_find_level(s, v->all.p, text, sizeof text, ascii, got, level);
+        ck_assert_msg(got[i] == 1, "%s at %zu: loop %d says %d", v->raw[i], at, level, got[i]);
+      }
+    }
+  }
+  ck_assert_uint_eq(decided, asked);
+}
+
 /* A big set's needles found at every position of a text, by the shift-or
 ** search: at the start (where the state holds no byte before), at the end,
 ** needles shorter than a prefix, needles with k or a letter not ASCII in
@@ -253,8 +277,6 @@ START_TEST(test_big_set_positions) {
     "refuse", "I can't help with that", "ok", "x", "Kelvin scale", "\xe2\x84\xaa" "elvin",
     "na\xc3\xafve plan", "\xd0\x9f\xd0\xa0\xd0\x98\xd0\x92\xd0\x95\xd0\xa2", "thanks",
     "as a language model"};
-  static const char filler[] = "lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do "
-                               "eiusmod tempor incididunt ut labore et dolore magna aliqua";
   enum { PLACED = sizeof placed / sizeof placed[0], K = 200 };
   static char store[K][16];
   needles v = {0};
@@ -272,21 +294,7 @@ START_TEST(test_big_set_positions) {
   needles_lower(&v);
   ifs_needle_set *s = set_of(&v);
   ck_assert(ifs_test_needle_set_big(s));
-  char text[100];
-  size_t asked = 0, decided = 0;
-  for (size_t i = 0; i < PLACED; i++) {
-    for (size_t at = 0; at + v.raw_len[i] <= sizeof text; at++) {
-      memcpy(text, filler, sizeof text);
-      memcpy(text + at, placed[i], v.raw_len[i]);
-      decided += check_text(s, &v, text, sizeof text, &asked);
-      signed char got[K];
-      for (int level = 0; level < LEVELS; level++) {
-        ifs_test_needle_set_find_level(s, v.all.p, text, sizeof text, 0, got, level);
-        ck_assert_msg(got[i] == 1, "%s at %zu: loop %d says %d", placed[i], at, level, got[i]);
-      }
-    }
-  }
-  ck_assert_uint_eq(decided, asked);
+  check_every_position(s, &v, PLACED, 0);
   ifs_needle_set_free(s);
   needles_free(&v);
 }
@@ -481,9 +489,6 @@ START_TEST(test_narrow_sets) {
   static const char *const words[] = {"apology", "refuse", "cannot", "unable", "sorry",
                                       "policy", "ethical", "harmful", "illegal", "assist",
                                       "decline", "violate", "guideline"};
-  static const char filler[] = "lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do "
-                               "eiusmod tempor incididunt ut labore et dolore magna aliqua";
-  char text[100];
   for (size_t k = 10; k <= 13; k += 3) {
     needles v = {0};
     v.k = k;
@@ -494,20 +499,7 @@ START_TEST(test_narrow_sets) {
     needles_lower(&v);
     ifs_needle_set *s = set_of(&v);
     ck_assert_int_eq(ifs_test_needle_set_narrow(s), k <= 12);
-    size_t asked = 0, decided = 0;
-    for (size_t i = 0; i < k; i++) {
-      for (size_t at = 0; at + v.raw_len[i] <= sizeof text; at++) {
-        memcpy(text, filler, sizeof text);
-        memcpy(text + at, words[i], v.raw_len[i]);
-        decided += check_text(s, &v, text, sizeof text, &asked);
-        signed char got[16];
-        for (int level = 0; level < LEVELS; level++) {
-          ifs_test_needle_set_find_level(s, v.all.p, text, sizeof text, 1, got, level);
-          ck_assert_msg(got[i] == 1, "%s at %zu: loop %d says %d", words[i], at, level, got[i]);
-        }
-      }
-    }
-    ck_assert_uint_eq(decided, asked);
+    check_every_position(s, &v, k, 1);
     ifs_needle_set_free(s);
     needles_free(&v);
   }
