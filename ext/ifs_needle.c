@@ -145,7 +145,25 @@ static int decode_at(const char *low, size_t len, const char *h, size_t n, size_
 static int ascii_prefix_at(const char *low, size_t len, const char *h, size_t n, size_t p,
                            size_t *i) {
   if (n - p < len) return 0;
-  for (*i = 0; *i < len; ++*i) {
+  const uint64_t ones = 0x0101010101010101ull, high = 0x80 * ones;
+  /* Eight bytes a step to the first that, its letter lowered, differs from
+  ** the needle's (a non-ASCII byte always does: the needle is ASCII); the
+  ** byte loop decides there.  Stopping early costs only a few bytes' loop. */
+  for (*i = 0; *i + 8 <= len; *i += 8) {
+    uint64_t w, want;
+    memcpy(&w, h + p + *i, 8);
+    memcpy(&want, low + *i, 8);
+    uint64_t a = w & ~high;   /* below 0x80: no carry from byte to byte */
+    uint64_t upper = (a + (0x80 - 'A') * ones) & ~(a + (0x80 - 'Z' - 1) * ones) & high;
+    uint64_t stop = (w | upper >> 2) ^ want;
+    if (stop) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+      *i += (size_t)__builtin_ctzll(stop) / 8;
+#endif
+      break;   /* (else the byte loop finds it from the step's start) */
+    }
+  }
+  for (; *i < len; ++*i) {
     unsigned char c = (unsigned char)h[p + *i];
     if (c >= 0x80) return -1;
     if ((unsigned)(c - 'A') < 26u) c = (unsigned char)(c + 32);

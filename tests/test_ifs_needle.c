@@ -186,6 +186,76 @@ START_TEST(test_plain_needles) {
 }
 END_TEST
 
+/* The byte-at-a-time compare of an ASCII needle at p (what the
+** eight-bytes-a-step loop must agree with, to the byte it stops at): 1 or
+** 0, or -1 at a non-ASCII byte; *i where it stopped. */
+static int ref_ascii_prefix(const char *low, size_t len, const char *h, size_t n, size_t p,
+                            size_t *i) {
+  if (n - p < len) return 0;
+  for (*i = 0; *i < len; ++*i) {
+    unsigned char c = (unsigned char)h[p + *i];
+    if (c >= 0x80) return -1;
+    if (c >= 'A' && c <= 'Z') c = (unsigned char)(c + 32);
+    if (c != (unsigned char)low[*i]) return 0;
+  }
+  return 1;
+}
+
+/* 1 when text from p, lowered, starts with low (the long way). */
+static int lowered_starts_with(const char *text, size_t tn, size_t p, const char *low,
+                               size_t len) {
+  ifs_buf lt;
+  ifs_buf_init(&lt);
+  ck_assert_int_eq(ifs_lower(text + p, tn - p, &lt), IFS_OK);
+  int yes = lt.len >= len && memcmp(lt.p, low, len) == 0;
+  ifs_buf_free(&lt);
+  return yes;
+}
+
+/* ASCII needles of up to forty bytes at a position of their own recased
+** copy, often with one byte changed (a letter, a byte 0x20 away from one,
+** KELVIN SIGN, another non-ASCII letter): the answer, and the work counted,
+** are those of the byte-at-a-time compare, wherever the change falls in
+** the eight-byte steps. */
+START_TEST(test_ascii_compare_in_steps) {
+  static const char *const swaps[] = {"A", "Z", "q", "@", "[", "`", "{", "\x01", "\x7f",
+                                      "\xe2\x84\xaa", "\xc3\xa9", "K"};
+  static const char alphabet[] = "abcdkmxyz@[`{ 09-";
+  unsigned seed = 99;
+  char low[48], text[128];
+  int decided[3] = {0, 0, 0};
+  for (int iter = 0; iter < 100000; iter++) {
+    size_t len = 1 + (size_t)(soup_next(&seed) % 40), pre = soup_next(&seed) % 5, tn = pre;
+    memset(text, '.', pre);
+    for (size_t j = 0; j < len; j++) {
+      low[j] = alphabet[soup_next(&seed) % (sizeof alphabet - 1)];
+      char c = low[j];
+      text[tn++] = (char)(c >= 'a' && c <= 'z' && soup_next(&seed) % 2 ? c - 32 : c);
+    }
+    if (soup_next(&seed) % 4) {   /* one byte changed, or a character put in its place */
+      const char *sw = swaps[soup_next(&seed) % (sizeof swaps / sizeof swaps[0])];
+      size_t at = pre + soup_next(&seed) % len, sl = strlen(sw);
+      memmove(text + at + sl, text + at + 1, tn - at - 1);
+      memcpy(text + at, sw, sl);
+      tn += sl - 1;
+    }
+    if (soup_next(&seed) % 8 == 0) tn = pre + soup_next(&seed) % (tn - pre + 1);   /* cut short */
+    size_t i = 0, work = 0;
+    int want = ref_ascii_prefix(low, len, text, tn, pre, &i);
+    int got = ifs_needle_at(low, len, 1, text, tn, pre, &work);
+    decided[want + 1]++;
+    if (want >= 0) {
+      ck_assert_msg(got == want && work == i + 1, "iteration %d: got %d (work %zu), want %d (%zu)",
+                    iter, got, work, want, i + 1);
+    } else {
+      ck_assert_int_eq(got, lowered_starts_with(text, tn, pre, low, len));
+      ck_assert_uint_ge(work, i + 1);
+    }
+  }
+  for (int r = 0; r < 3; r++) ck_assert_int_gt(decided[r], 5000);   /* -1, 0 and 1 all met */
+}
+END_TEST
+
 /* Every position a candidate, every verification long: the cap hands the
 ** text over to the linear long way instead of going quadratic. */
 START_TEST(test_adversarial_defers) {
@@ -216,6 +286,7 @@ static Suite *needle_suite(void) {
   tcase_add_loop_test(tc, test_known_answers, 0, sizeof cases / sizeof cases[0]);
   tcase_add_test(tc, test_random_matches_long_way);
   tcase_add_test(tc, test_plain_needles);
+  tcase_add_test(tc, test_ascii_compare_in_steps);
   tcase_add_test(tc, test_adversarial_defers);
   suite_add_tcase(s, tc);
   return s;
