@@ -22,8 +22,8 @@
 ** fifth to a third of the positions through.  It is searched by shift-or instead
 ** ("big sets" below): each prefix with up to four bytes after it is a
 ** literal, and a table of eight buckets indexed by each byte and the one
-** before it finds where a literal may end; there the prefix is looked up
-** as the filter's are.
+** before it finds where a literal may end (eight bytes a step with SSE2);
+** there the prefix is looked up as the filter's are.
 */
 #include "ifs_needle_set.h"
 #include "ifs_needle.h"
@@ -595,13 +595,17 @@ static void fill_entries(ifs_needle_set *s, const char *text) {
 ** to the commonest length, its literals spread among them by a hash.
 **
 ** A position's domain is its byte folded and the low five bits of the byte
-** before (which folding keeps).  reach[d] has, in lane LITERAL_MAX - m + i,
-** bucket b's bit clear when some literal of b (of m bytes) has domain d at
-** its byte i (at byte 0, for any byte before it); lanes before a bucket's
+** before (which folding keeps).  reach[d] has, in lane m - 1 - i, bucket
+** b's bit clear when some literal of b (of m bytes) has domain d at its
+** byte i (at byte 0, for any byte before it); lanes past a bucket's
 ** literals have its bit clear for every domain.  A running state shifted
-** left a lane at each byte, with the byte's reach ORed in, has in lane 7 a
-** bucket's bit clear where all of some literal's bytes may be there, ending
-** at that byte: a candidate (Hyperscan's FDR, with a stride of one). */
+** right a lane at each byte, with the byte's reach ORed in, has in lane 0
+** a bucket's bit clear where all of some literal's bytes may be there,
+** ending at that byte: a candidate (Hyperscan's FDR, with a stride of one).
+** Lane i of the state stands for the position i bytes on, so eight bytes'
+** reaches, each shifted left by its offset and ORed into a 128-bit state,
+** give the eight positions' candidates at once and, in the upper half,
+** what the next eight inherit: no chain of shifts from byte to byte. */
 
 /* The literal of entry e (of needle nd in the needles' text) in lit; its
 ** length.  Bytes after the prefix only when the needle's own four bytes
@@ -666,14 +670,14 @@ static void fill_shift_or(ifs_needle_set *s, const char *text) {
     const entry *e = &s->entries[at];
     if (!e->info) continue;
     unsigned m = literal_of(e, &s->needles[entry_needle(e)], text, lit);
-    unsigned b = literal_bucket(lit, m, first, count), lane = LITERAL_MAX - m;
+    unsigned b = literal_bucket(lit, m, first, count);
     used |= 1u << b;
-    for (unsigned before = 0; before < 32; before++) allow(t, lane, b, lit[0], before);
-    for (unsigned i = 1; i < m; i++) allow(t, lane + i, b, lit[i], lit[i - 1]);
+    for (unsigned before = 0; before < 32; before++) allow(t, m - 1, b, lit[0], before);
+    for (unsigned i = 1; i < m; i++) allow(t, m - 1 - i, b, lit[i], lit[i - 1]);
   }
   uint64_t free_lanes = 0;   /* (an empty bucket never has a candidate) */
   for (unsigned b = 0; b < SHIFT_OR_BUCKETS; b++)
-    for (unsigned lane = 0; (used >> b & 1) && lane + t->len[b] < LITERAL_MAX; lane++)
+    for (unsigned lane = t->len[b]; (used >> b & 1) && lane < LITERAL_MAX; lane++)
       free_lanes |= (uint64_t)1 << (8 * lane + b);
   for (size_t d = 0; d < (1u << DOMAIN_BITS); d++) t->reach[d] &= ~free_lanes;
 }
@@ -1091,6 +1095,9 @@ typedef struct search {
   uint32_t live[BUCKETS];        /* needles not yet found, per bucket */
   size_t left, work, budget;
   int gave_up;
+#ifdef IFS_TESTING
+  uint64_t shift_or_seen;        /* test-only: a sum over the shift-or candidates */
+#endif
 } search;
 
 static void own_tables(search *x) {
@@ -1261,6 +1268,9 @@ static void search_tail(search *x, size_t q, int level) {
 /* The literals of the buckets in ends may end at p: their prefixes looked
 ** up.  0 when the search is over (all decided, or past its budget). */
 static __attribute__((noinline)) int shift_or_candidates(search *x, size_t p, unsigned ends) {
+#ifdef IFS_TESTING
+  x->shift_or_seen += (uint64_t)(p + 1) << 8 | ends;
+#endif
   const shift_or *t = x->s->big;
   unsigned lens = 0;
   for (; ends; ends &= ends - 1) lens |= 1u << t->len[__builtin_ctz(ends)];
@@ -1272,20 +1282,77 @@ static __attribute__((noinline)) int shift_or_candidates(search *x, size_t p, un
   return x->left && !x->gave_up;
 }
 
-/* A big set's search: one table look-up a byte (see "big sets"). */
-static void shift_or_search(search *x) {
+/* The domain of a byte c after the byte before (see "big sets"). */
+static unsigned shift_or_domain(unsigned c, unsigned before) {
+  return (c | 0x20) | (before & 0x1F) << 8;
+}
+
+/* The byte loop from p, state holding what the positions from p inherit
+** (lane i: position p + i).  0 when the search is over. */
+static int shift_or_bytes(search *x, size_t p, uint64_t state) {
   const uint64_t *reach = x->s->big->reach;
   const unsigned char *h = x->h;
-  size_t n = x->n;
-  const uint64_t none_end = (uint64_t)0xFF << 56;   /* lane 7 all set */
-  uint64_t state = 0;   /* before the text all is allowed: candidates starting there are skipped */
-  unsigned before = 0;
-  for (size_t p = 0; p < n; p++) {
-    unsigned c = h[p];
-    state = state << 8 | reach[(c | 0x20) | (before & 0x1F) << 8];
-    before = c;
-    if (state < none_end && !shift_or_candidates(x, p, (unsigned)(~state >> 56))) return;
+  for (; p < x->n; p++) {
+    state |= reach[shift_or_domain(h[p], p ? h[p - 1] : 0)];
+    unsigned ends = (unsigned)~state & 0xFF;
+    if (ends && !shift_or_candidates(x, p, ends)) return 0;
+    state >>= 8;
   }
+  return 1;
+}
+
+#if IFS_X86_SIMD
+/* SSE2, eight bytes a step: their domains from one load (bytes and the
+** bytes before, interleaved into 16-bit lanes), their reaches shifted into
+** a 128-bit state.  Returns where the byte loop goes on (its state in
+** *state), or SIZE_MAX when the search is over. */
+#define REACH_AT(j) _mm_slli_si128(_mm_loadl_epi64((const __m128i *)(const void *) \
+                                   &reach[_mm_extract_epi16(d, j)]), j)
+static size_t shift_or_blocks(search *x, uint64_t *state) {
+  const uint64_t *reach = x->s->big->reach;
+  const uint64_t ones = 0x0101010101010101ull;
+  const __m128i none = _mm_set1_epi8(-1);
+  __m128i carry = _mm_setzero_si128();   /* before the text all is allowed */
+  uint64_t before = 0;
+  size_t p = 0;
+  for (; p + 8 <= x->n; p += 8) {
+    uint64_t w;
+    memcpy(&w, x->h + p, 8);
+    __m128i d = _mm_unpacklo_epi8(_mm_cvtsi64_si128((long long)(w | 0x20 * ones)),
+                                  _mm_cvtsi64_si128((long long)((w << 8 | before) & 0x1F * ones)));
+    before = w >> 56;
+    __m128i t = _mm_or_si128(_mm_or_si128(_mm_or_si128(REACH_AT(0), REACH_AT(1)),
+                                          _mm_or_si128(REACH_AT(2), REACH_AT(3))),
+                             _mm_or_si128(_mm_or_si128(REACH_AT(4), REACH_AT(5)),
+                                          _mm_or_si128(REACH_AT(6), REACH_AT(7))));
+    t = _mm_or_si128(t, carry);
+    unsigned at = ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(t, none)) & 0xFF;
+    if (at) {
+      uint64_t lanes = (uint64_t)_mm_cvtsi128_si64(t);
+      for (; at; at &= at - 1) {
+        unsigned i = (unsigned)__builtin_ctz(at);
+        if (!shift_or_candidates(x, p + i, (unsigned)~(lanes >> 8 * i) & 0xFF)) return SIZE_MAX;
+      }
+    }
+    carry = _mm_srli_si128(t, 8);
+  }
+  *state = (uint64_t)_mm_cvtsi128_si64(carry);
+  return p;
+}
+#undef REACH_AT
+#endif
+
+/* A big set's search: one table look-up a byte (see "big sets"), eight
+** bytes a step where the loops of level allow SSE2. */
+static void shift_or_search(search *x, int level) {
+  uint64_t state = 0;   /* before the text all is allowed: candidates starting there are skipped */
+  size_t p = 0;
+#if IFS_X86_SIMD
+  if (level > 0 && (p = shift_or_blocks(x, &state)) == SIZE_MAX) return;
+#else
+  (void)level;
+#endif
+  shift_or_bytes(x, p, state);
 }
 
 /* A set's search by the filter's loop at level, then the tail. */
@@ -1302,45 +1369,59 @@ static void filter_search(search *x, int level) {
   if (x->left && !x->gave_up) search_tail(x, q, level);
 }
 
+/* The search of s in text by the loops of level, in *x (the caller's, so
+** that a test can read what it counted). */
 static void find_level(const ifs_needle_set *s, const char *needles, const char *text, size_t n,
-                       int ascii, signed char *found, int level) {
-  search x;
-  x.s = s;
-  x.needles = needles;
-  x.h = (const unsigned char *)text;
-  x.n = n;
-  x.found = found;
-  x.t = &s->t;
-  memcpy(x.live, ascii ? s->live_ascii : s->live_all, sizeof x.live);
-  x.left = x.work = 0;
+                       int ascii, signed char *found, int level, search *x) {
+  x->s = s;
+  x->needles = needles;
+  x->h = (const unsigned char *)text;
+  x->n = n;
+  x->found = found;
+  x->t = &s->t;
+  memcpy(x->live, ascii ? s->live_ascii : s->live_all, sizeof x->live);
   /* every needle may cost a pass of its own after the cap; so may the set */
-  x.budget = (4 + s->k) * n + 4096;
-  x.gave_up = 0;
+  x->budget = (4 + s->k) * n + 4096;
+  x->work = 0;
+  x->gave_up = 0;
+#ifdef IFS_TESTING
+  x->shift_or_seen = 0;
+#endif
   level = vector_level(level);
   memcpy(found, ascii ? s->start_ascii : s->start_all, s->k);
-  x.left = ascii ? s->left_ascii : s->left_all;
-  if (x.left && s->big) {
-    shift_or_search(&x);
-  } else if (x.left) {
+  x->left = ascii ? s->left_ascii : s->left_all;
+  if (x->left && s->big) {
+    shift_or_search(x, level);
+  } else if (x->left) {
     for (unsigned b = 0; b < BUCKETS; b++)
-      if (!x.live[b] && s->live_all[b]) kill_bucket(&x, b);
-    filter_search(&x, level);
+      if (!x->live[b] && s->live_all[b]) kill_bucket(x, b);
+    filter_search(x, level);
   }
-  if (x.gave_up) return;   /* the undecided stay -1 */
+  if (x->gave_up) return;   /* the undecided stay -1 */
   for (size_t j = 0; j < s->k; j++)
     if (found[j] < 0) found[j] = 0;
 }
 
 void ifs_needle_set_find(const ifs_needle_set *s, const char *needles, const char *text,
                          size_t n, int ascii, signed char *found) {
-  find_level(s, needles, text, n, ascii, found, 3);
+  search x;
+  find_level(s, needles, text, n, ascii, found, 3, &x);
 }
 
 #ifdef IFS_TESTING
 void ifs_test_needle_set_find_level(const ifs_needle_set *s, const char *needles,
                                     const char *text, size_t n, int ascii, signed char *found,
                                     int level) {
-  find_level(s, needles, text, n, ascii, found, level);
+  search x;
+  find_level(s, needles, text, n, ascii, found, level, &x);
+}
+
+uint64_t ifs_test_needle_set_shift_or_seen(const ifs_needle_set *s, const char *needles,
+                                           const char *text, size_t n, int ascii,
+                                           signed char *found, int level) {
+  search x;
+  find_level(s, needles, text, n, ascii, found, level, &x);
+  return x.shift_or_seen;
 }
 
 size_t ifs_test_needle_set_prefix_skip(const char *low, size_t len, int big) {
