@@ -1167,10 +1167,18 @@ static int run_needle(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl,
   return add_check(r, pl, c, c->kind == IFS_MUST_INCLUDE ? found : !found, 0);
 }
 
-/* How many of found[from .. to) are 1 (each is 0 or 1). */
+/* How many of found[from .. to) are 1 (each is 0 or 1): eight a step, a
+** word's bytes summed by one product (a list of a thousand phrases would
+** spend more in a byte loop here than in its search). */
 static size_t count_found(const signed char *found, size_t from, size_t to) {
-  size_t n = 0;
-  for (size_t j = from; j < to; j++) n += (size_t)found[j];
+  const uint64_t ones = 0x0101010101010101ull;
+  size_t n = 0, j = from;
+  for (; j + 8 <= to; j += 8) {
+    uint64_t w;
+    memcpy(&w, found + j, 8);
+    n += (size_t)((w * ones) >> 56);
+  }
+  for (; j < to; j++) n += (size_t)found[j];
   return n;
 }
 
@@ -1266,8 +1274,9 @@ static int run_needle_set(ifs_evaluator *ev, ifs_result *r, row *w, const plan *
         found[j] = (signed char)ends_at_dotted_capital_i(pl->text + c->low_at, c->low_len, w);
     }
   }
-  for (size_t j = 0; j < pl->nn; j++) {
-    if (found[j] >= 0) continue;
+  for (const signed char *u = memchr(found, -1, pl->nn); u;   /* the undecided */
+       u = memchr(u + 1, -1, (size_t)(found + pl->nn - u - 1))) {
+    size_t j = (size_t)(u - found);
     const plan_check *c = &pl->checks[first + j];
     ifs_needle nd;
     int f = 1;

@@ -1165,7 +1165,7 @@ static uint32_t text_key(const unsigned char *b, size_t len) {
 
 /* head_vary() of each byte of a head (whose letters are lowercase, and
 ** whose other bytes keep their lead or continuation bits). */
-static uint64_t head_vary_bits(uint64_t w) {
+static inline uint64_t head_vary_bits(uint64_t w) {
   const uint64_t ones = 0x0101010101010101ull, high = 0x80 * ones;
   uint64_t hi = w & high, lead = hi & w << 1, cont = hi & ~lead;
   uint64_t a = w & ~high;   /* ASCII lowercase letters: no carry, bytes < 0x80 */
@@ -1369,6 +1369,21 @@ static void filter_search(search *x, int level) {
   if (x->left && !x->gave_up) search_tail(x, q, level);
 }
 
+/* found[0 .. k): each -1 (not found by the end) made 0, eight a step: of
+** -1, 0 and 1 (bytes FF, 00, 01) only 01 has bit 0 set and bit 1 clear. */
+static void undecided_absent(signed char *found, size_t k) {
+  const uint64_t ones = 0x0101010101010101ull;
+  size_t j = 0;
+  for (; j + 8 <= k; j += 8) {
+    uint64_t w;
+    memcpy(&w, found + j, 8);
+    w &= ~(w >> 1) & ones;
+    memcpy(found + j, &w, 8);
+  }
+  for (; j < k; j++)
+    if (found[j] < 0) found[j] = 0;
+}
+
 /* The search of s in text by the loops of level, in *x (the caller's, so
 ** that a test can read what it counted). */
 static void find_level(const ifs_needle_set *s, const char *needles, const char *text, size_t n,
@@ -1398,8 +1413,7 @@ static void find_level(const ifs_needle_set *s, const char *needles, const char 
     filter_search(x, level);
   }
   if (x->gave_up) return;   /* the undecided stay -1 */
-  for (size_t j = 0; j < s->k; j++)
-    if (found[j] < 0) found[j] = 0;
+  undecided_absent(found, s->k);
 }
 
 void ifs_needle_set_find(const ifs_needle_set *s, const char *needles, const char *text,
