@@ -115,7 +115,7 @@ struct ifs_needle_set {
   int narrow;                        /* all prefixes in buckets 0-7 */
   shift_or *big;                     /* a big set's table (NULL: the filter's) */
   uint32_t slot_mask;
-  tables t;
+  tables t;                          /* (a big set leaves both empty) */
   tables ext;                        /* for the four bytes after a prefix */
   unsigned char bucket_len[BUCKETS]; /* the length of a bucket's prefixes, */
   uint32_t bucket_first[BUCKETS + 1];/* and where they are in prefixes[] */
@@ -456,7 +456,7 @@ static void fill_tables(ifs_needle_set *s) {
     s->bucket_len[p->bucket] = p->len;
     s->lens |= 1u << p->len;
     used |= 1u << p->bucket;
-    add_prefix_bits(&s->t, p);
+    if (!s->big) add_prefix_bits(&s->t, p);   /* a big set searches by shift-or */
   }
   s->narrow = used >> NARROW_BUCKETS == 0;
   for (unsigned b = 0, i = 0; b <= BUCKETS; b++) {
@@ -580,7 +580,7 @@ static void fill_entries(ifs_needle_set *s, const char *text) {
       e->key = p->key;
       e->info = (j + 1) | (uint32_t)(p->len - 1) << 24 | (uint32_t)head_len << 26 |
                 (uint32_t)back << 30;
-      add_ext_bits(&s->ext, p, text + nd->at + nd->skip, nd->len - nd->skip);
+      if (!s->big) add_ext_bits(&s->ext, p, text + nd->at + nd->skip, nd->len - nd->skip);
     }
   }
 }
