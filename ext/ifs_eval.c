@@ -1168,8 +1168,8 @@ static int run_needle(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl,
 }
 
 /* How many of found[from .. to) are 1 (each is 0 or 1): eight a step, a
-** word's bytes summed by one product (a list of a thousand phrases would
-** spend more in a byte loop here than in its search). */
+** word's bytes summed by one product, as a list of a thousand phrases is
+** counted on every row. */
 static size_t count_found(const signed char *found, size_t from, size_t to) {
   const uint64_t ones = 0x0101010101010101ull;
   size_t n = 0, j = from;
