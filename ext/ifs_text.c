@@ -426,8 +426,10 @@ AVX2_TARGET static __m256i table32(const unsigned char *t) {
   return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)t));
 }
 
-AVX2_TARGET static void scan_block_avx2(__m256i in, __m256i prev, __m256i *err,
-                                        __m256i *special) {
+/* Inlined into the loop (a call per block kept err and special in memory,
+** and the tables' loads in the block). */
+AVX2_TARGET static inline __attribute__((always_inline)) void scan_block_avx2(
+    __m256i in, __m256i prev, __m256i *err, __m256i *special) {
   const __m256i nib = _mm256_set1_epi8(0x0F);
   __m256i prev1 = PREV_BYTES(in, prev, 1);
   __m256i sc = _mm256_and_si256(
