@@ -38,12 +38,37 @@ TYPEDEF_LINE = re.compile(r"^typedef\b[^;{]*?\b([A-Za-z_]\w*)\s*;")
 TAG_DEF = re.compile(r"^(?:typedef\s+)?(?:struct|union|enum)\s+([A-Za-z_]\w*)\s*{")
 
 
+def without_attributes(line):
+    """line less each __attribute__((...)) (its parentheses balanced), whose
+    parenthesis would otherwise pass for a function's."""
+    out, i = [], 0
+    while True:
+        j = line.find("__attribute__", i)
+        if j < 0:
+            return "".join(out) + line[i:]
+        out.append(line[i:j])
+        k, depth = j + len("__attribute__"), 0
+        while k < len(line):
+            if line[k] == "(":
+                depth += 1
+            elif line[k] == ")":
+                depth -= 1
+                if depth == 0:
+                    k += 1
+                    break
+            elif depth == 0 and not line[k].isspace():
+                break
+            k += 1
+        i = k
+
+
 def file_scope_names(text):
     names = set()
     for line in text.split("\n"):
+        line = without_attributes(line)
         for rx in (STATIC_NAME, TYPEDEF_END, TYPEDEF_LINE, TAG_DEF):
             m = rx.match(line)
-            if m:
+            if m and not m.group(1).startswith("__"):   # reserved: never the project's
                 names.add(m.group(1))
     return names
 

@@ -9,6 +9,13 @@ cd "$(dirname "$0")/../.." || exit 1
 dir=build/amalgamation
 [ -f $dir/ifscore.c ] || { echo "amalgamation: $dir/ifscore.c is missing (make amalgamation)"; exit 1; }
 rm -f $dir/ifscore.so $dir/cc.log
+# a renamed reserved word (an attribute taken for a static's name) leaves cc
+# parsing a file it cannot make sense of, for minutes
+if grep -n '^#define __' $dir/ifscore.c; then
+  echo "FAIL amalgamation: tools/amalgamate.py renamed a reserved identifier (above)"
+  echo "amalgamation: 0 passed, 1 failed"
+  exit 1
+fi
 # the command exactly as documented, in the file's own directory
 (cd $dir && cc -O2 -fPIC -shared ifscore.c $(pkg-config --cflags --libs libpcre2-8) -o ifscore.so) \
   >$dir/cc.log 2>&1
