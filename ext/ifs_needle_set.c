@@ -651,8 +651,13 @@ static unsigned literal_bucket(const unsigned char *lit, unsigned m,
   return first[m] + (count[m] > 1 ? (h >> 16) % count[m] : 0);
 }
 
+/* The domain of a byte c after the byte before (see "big sets"). */
+static unsigned shift_or_domain(unsigned c, unsigned before) {
+  return (c | 0x20) | (before & 0x1F) << 8;
+}
+
 static void allow(shift_or *t, unsigned lane, unsigned b, unsigned byte, unsigned before) {
-  t->reach[byte | (before & 0x1F) << 8] &= ~((uint64_t)1 << (8 * lane + b));
+  t->reach[shift_or_domain(byte, before)] &= ~((uint64_t)1 << (8 * lane + b));
 }
 
 static void fill_shift_or(ifs_needle_set *s, const char *text) {
@@ -1282,23 +1287,17 @@ static __attribute__((noinline)) int shift_or_candidates(search *x, size_t p, un
   return x->left && !x->gave_up;
 }
 
-/* The domain of a byte c after the byte before (see "big sets"). */
-static unsigned shift_or_domain(unsigned c, unsigned before) {
-  return (c | 0x20) | (before & 0x1F) << 8;
-}
-
 /* The byte loop from p, state holding what the positions from p inherit
-** (lane i: position p + i).  0 when the search is over. */
-static int shift_or_bytes(search *x, size_t p, uint64_t state) {
+** (lane i: position p + i), to the end or until the search is over. */
+static void shift_or_bytes(search *x, size_t p, uint64_t state) {
   const uint64_t *reach = x->s->big->reach;
   const unsigned char *h = x->h;
   for (; p < x->n; p++) {
     state |= reach[shift_or_domain(h[p], p ? h[p - 1] : 0)];
     unsigned ends = (unsigned)~state & 0xFF;
-    if (ends && !shift_or_candidates(x, p, ends)) return 0;
+    if (ends && !shift_or_candidates(x, p, ends)) return;
     state >>= 8;
   }
-  return 1;
 }
 
 #if IFS_X86_SIMD
