@@ -23,7 +23,8 @@
 ** ("big sets" below): each prefix with up to four bytes after it is a
 ** literal, and a table of eight buckets indexed by each byte and the one
 ** before it finds where a literal may end (eight bytes a step with SSE2);
-** there the prefix is looked up as the filter's are.
+** there the literal is looked up, the hash table holding a big set's pairs
+** by their literals.
 */
 #include "ifs_needle_set.h"
 #include "ifs_needle.h"
@@ -87,6 +88,7 @@ static unsigned entry_head_back(const entry *e) { return e->info >> 30; }
 typedef struct shift_or {
   uint64_t reach[1u << DOMAIN_BITS];
   unsigned char len[SHIFT_OR_BUCKETS];   /* the length of each bucket's literals */
+  uint16_t lens[1u << SHIFT_OR_BUCKETS]; /* per set of buckets, bit m: some holds m bytes */
 } shift_or;
 
 /* A distinct prefix; key holds its folded bytes, the first in the low
@@ -562,29 +564,6 @@ static void add_ext_bits(tables *ext, const prefix *p, const char *low, size_t l
     add_any_bits(ext, p->bucket, (unsigned)(j - PREFIX_MAX));
 }
 
-/* The hash table of (prefix, needle) pairs, and the bitmap of prefixes. */
-static void fill_entries(ifs_needle_set *s, const char *text) {
-  for (size_t i = 0; i < s->np; i++) {
-    const prefix *p = &s->prefixes[i];
-    uint32_t h = hash_key(p->key, p->len);
-    s->filter[h / 64 % (FILTER_BITS / 64)] |= (uint64_t)1 << (h % 64);
-    for (uint32_t li = p->first; li != NO_LINK; li = s->links[li].next) {
-      uint32_t j = s->links[li].needle;
-      uint32_t at = h & s->slot_mask;
-      while (s->entries[at].info) at = (at + 1) & s->slot_mask;
-      entry *e = &s->entries[at];
-      const set_needle *nd = &s->needles[j];
-      size_t back = nd->skip < HEAD_BACK ? nd->skip : HEAD_BACK;
-      size_t from = nd->skip - back;
-      unsigned head_len = fill_head(&e->head, text + nd->at + from, nd->len - from);
-      e->key = p->key;
-      e->info = (j + 1) | (uint32_t)(p->len - 1) << 24 | (uint32_t)head_len << 26 |
-                (uint32_t)back << 30;
-      if (!s->big) add_ext_bits(&s->ext, p, text + nd->at + nd->skip, nd->len - nd->skip);
-    }
-  }
-}
-
 /* ---- big sets: shift-or ------------------------------------------------
 **
 ** Each (prefix, needle) pair is a literal: the prefix's folded bytes and,
@@ -605,7 +584,12 @@ static void fill_entries(ifs_needle_set *s, const char *text) {
 ** Lane i of the state stands for the position i bytes on, so eight bytes'
 ** reaches, each shifted left by its offset and ORed into a 128-bit state,
 ** give the eight positions' candidates at once and, in the upper half,
-** what the next eight inherit: no chain of shifts from byte to byte. */
+** what the next eight inherit: no chain of shifts from byte to byte.
+**
+** A pair's slot in the hash table is that of its whole literal, not of
+** its prefix: where a literal may end, the pairs looked at are those of
+** that literal (of the phrases sharing a first word, only those sharing
+** the bytes after it too). */
 
 /* The literal of entry e (of needle nd in the needles' text) in lit; its
 ** length.  Bytes after the prefix only when the needle's own four bytes
@@ -623,6 +607,59 @@ static unsigned literal_of(const entry *e, const set_needle *nd, const char *tex
   for (size_t i = PREFIX_MAX; i < plain; i++) lit[m++] = (unsigned char)(at[i] | 0x20);
   return m;
 }
+
+/* A literal (folded, as the text's bytes are: each ORed with 0x20) as a
+** number, byte i in bits 8i to 8i + 7. */
+static uint64_t literal_word(const unsigned char *lit, unsigned m) {
+  uint64_t w = 0;
+  for (unsigned i = 0; i < m; i++) w |= (uint64_t)lit[i] << (8 * i);
+  return w;
+}
+
+/* A literal's hash, every byte counting in every bit (a prefix's hash
+** would see only the low bytes of a word). */
+static uint32_t literal_hash(uint64_t w, unsigned m) {
+  uint64_t y = (w ^ m) * 0x9E3779B97F4A7C15ull;
+  y = (y ^ y >> 32) * 0xD6E8FEB86659FD93ull;
+  return (uint32_t)(y >> 32);
+}
+
+/* Where entry e goes in the hash table (and in the bitmap): by its
+** prefix, or in a big set by its literal. */
+static uint32_t entry_home(const ifs_needle_set *s, const entry *e, const char *text) {
+  if (!s->big) return hash_key(e->key, entry_plen(e));
+  unsigned char lit[LITERAL_MAX];
+  unsigned m = literal_of(e, &s->needles[entry_needle(e)], text, lit);
+  return literal_hash(literal_word(lit, m), m);
+}
+
+/* ---- the hash table of pairs ------------------------------------------ */
+
+/* The hash table of (prefix, needle) pairs, and the bitmap of their
+** hashes. */
+static void fill_entries(ifs_needle_set *s, const char *text) {
+  for (size_t i = 0; i < s->np; i++) {
+    const prefix *p = &s->prefixes[i];
+    for (uint32_t li = p->first; li != NO_LINK; li = s->links[li].next) {
+      uint32_t j = s->links[li].needle;
+      const set_needle *nd = &s->needles[j];
+      size_t back = nd->skip < HEAD_BACK ? nd->skip : HEAD_BACK;
+      size_t from = nd->skip - back;
+      entry e;
+      unsigned head_len = fill_head(&e.head, text + nd->at + from, nd->len - from);
+      e.key = p->key;
+      e.info = (j + 1) | (uint32_t)(p->len - 1) << 24 | (uint32_t)head_len << 26 |
+               (uint32_t)back << 30;
+      uint32_t h = entry_home(s, &e, text), at = h & s->slot_mask;
+      s->filter[h / 64 % (FILTER_BITS / 64)] |= (uint64_t)1 << (h % 64);
+      while (s->entries[at].info) at = (at + 1) & s->slot_mask;
+      s->entries[at] = e;
+      if (!s->big) add_ext_bits(&s->ext, p, text + nd->at + nd->skip, nd->len - nd->skip);
+    }
+  }
+}
+
+/* ---- big sets: the shift-or table ------------------------------------- */
 
 /* Buckets for literals of each length (count[m] of them from first[m]),
 ** given how many literals have each length. */
@@ -669,6 +706,11 @@ static void fill_shift_or(ifs_needle_set *s, const char *text) {
     if (e->info) lits[literal_of(e, &s->needles[entry_needle(e)], text, lit)]++;
   }
   shift_or_buckets(t, lits, first, count);
+  for (unsigned ends = 0; ends < (1u << SHIFT_OR_BUCKETS); ends++) {
+    t->lens[ends] = 0;
+    for (unsigned b = 0; b < SHIFT_OR_BUCKETS; b++)
+      if (ends >> b & 1) t->lens[ends] |= (uint16_t)(1u << t->len[b]);
+  }
   memset(t->reach, 0xFF, sizeof t->reach);
   unsigned used = 0;
   for (uint32_t at = 0; at <= s->slot_mask; at++) {
@@ -1200,12 +1242,13 @@ static inline __attribute__((always_inline)) int head_fits(const search *x, cons
   return ((w | head_vary_bits(e->head)) & mask) == e->head;
 }
 
-/* The needles whose prefix of len bytes is at q.  Inlined into both
-** callers, with head_fits(): calls at every candidate of the filter cost a
-** few percent of a row with a case's own list. */
-static inline __attribute__((always_inline)) void verify_prefix(search *x, size_t q, unsigned len) {
+/* The needles whose prefix, key of len bytes, is at q: the pairs from
+** slot h on.  Inlined into its callers, with head_fits(): calls at every
+** candidate of the filter cost a few percent of a row with a case's own
+** list. */
+static inline __attribute__((always_inline)) void verify_pairs(search *x, size_t q, uint32_t key,
+                                                               unsigned len, uint32_t h) {
   const ifs_needle_set *s = x->s;
-  uint32_t key = text_key(x->h + q, len), h = hash_key(key, len);
   if (!(s->filter[h / 64 % (FILTER_BITS / 64)] >> (h % 64) & 1)) return;
   for (uint32_t at = h & s->slot_mask; s->entries[at].info; at = (at + 1) & s->slot_mask) {
     const entry *e = &s->entries[at];
@@ -1223,6 +1266,28 @@ static inline __attribute__((always_inline)) void verify_prefix(search *x, size_
                       q - nd->skip, &x->work))
       mark_found(x, j);
   }
+}
+
+/* The needles whose prefix of len bytes is at q. */
+static inline __attribute__((always_inline)) void verify_prefix(search *x, size_t q, unsigned len) {
+  uint32_t key = text_key(x->h + q, len);
+  verify_pairs(x, q, key, len, hash_key(key, len));
+}
+
+/* A big set's needles whose literal of m bytes is at q (the text holds
+** them). */
+static inline __attribute__((always_inline)) void verify_literal(search *x, size_t q, unsigned m) {
+  uint64_t w = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  if (x->n - q >= 8) memcpy(&w, x->h + q, 8);
+  else
+#endif
+    for (unsigned i = 0; i < m; i++) w |= (uint64_t)x->h[q + i] << (8 * i);
+  w |= 0x2020202020202020ull;
+  if (m < 8) w &= ((uint64_t)1 << (8 * m)) - 1;
+  unsigned len = m < PREFIX_MAX ? m : PREFIX_MAX;
+  uint32_t key = len == 4 ? (uint32_t)w : (uint32_t)w & ((1u << (8 * len)) - 1);
+  verify_pairs(x, q, key, len, literal_hash(w, m));
 }
 
 /* A candidate position: the prefixes of each length its buckets hold. */
@@ -1270,18 +1335,15 @@ static void search_tail(search *x, size_t q, int level) {
     if (filter_at(x->t, x->h, x->n, q)) check_at(x, q);
 }
 
-/* The literals of the buckets in ends may end at p: their prefixes looked
+/* The literals of the buckets in ends may end at p: each looked
 ** up.  0 when the search is over (all decided, or past its budget). */
 static __attribute__((noinline)) int shift_or_candidates(search *x, size_t p, unsigned ends) {
 #ifdef IFS_TESTING
   x->shift_or_seen += (uint64_t)(p + 1) << 8 | ends;
 #endif
-  const shift_or *t = x->s->big;
-  unsigned lens = 0;
-  for (; ends; ends &= ends - 1) lens |= 1u << t->len[__builtin_ctz(ends)];
-  for (; lens; lens &= lens - 1) {
+  for (unsigned lens = x->s->big->lens[ends]; lens; lens &= lens - 1) {
     unsigned m = (unsigned)__builtin_ctz(lens);
-    if (p + 1 >= m) verify_prefix(x, p + 1 - m, m < PREFIX_MAX ? m : PREFIX_MAX);
+    if (p + 1 >= m) verify_literal(x, p + 1 - m, m);
   }
   if (x->work > x->budget) x->gave_up = 1;
   return x->left && !x->gave_up;
