@@ -30,6 +30,7 @@
 #include "ifs_needle.h"
 #include "ifs_text.h"
 #include "ifs_english_table.h"
+#include <stddef.h>
 #include <string.h>
 #include "ifs_simd.h"
 #if IFS_X86_SIMD   /* SSSE3, AVX2, AVX-512 loops, chosen at run time; NEON on arm64; else bytes */
@@ -63,21 +64,35 @@ typedef struct set_needle {
 ** candidates down before the needle is read (and to answer for an ASCII
 ** needle it holds whole, without reading it).  The head starts up to
 ** HEAD_BACK bytes before the prefix, so that a prefix taken from a
-** needle's end ("ical" of "unethical") is not its only test.  info: the
+** needle's end ("ical" of "unethical") is not its only test; in a big
+** set, where the pair is found by its whole literal of five to eight
+** bytes, right after that literal (up to AFTER_MAX bytes), so that it tests
+** what the literal does not ("where" of "research where").  info: the
 ** needle's index + 1 in bits 0-23 (0: an empty slot), the prefix's length
-** - 1 in 24-25, the head's length in 26-29, how far before the prefix it
-** starts in 30-31. */
+** - 1 in 24-25; the head's length in 26-29 and how far before the prefix
+** it starts in 30-31, or a head after the literal: its length + 8 in
+** 26-29 and the literal's length - 5 in 30-31. */
 typedef struct entry {
   uint64_t head;
   uint32_t key;            /* the prefix, folded */
   uint32_t info;
 } entry;
 
+#define HEAD_BACK 3   /* at most (two bits) */
+#define AFTER_MAX 7   /* (its length + 8 in four bits) */
+
 static uint32_t entry_needle(const entry *e) { return (e->info & 0xFFFFFF) - 1; }
 static unsigned entry_plen(const entry *e) { return (e->info >> 24 & 3) + 1; }
-static unsigned entry_head_len(const entry *e) { return e->info >> 26 & 15; }
-static unsigned entry_head_back(const entry *e) { return e->info >> 30; }
-#define HEAD_BACK 3   /* at most (two bits) */
+static unsigned entry_head_len(const entry *e) {
+  unsigned len = e->info >> 26 & 15;
+  return len > 8 ? len - 8 : len;
+}
+
+/* Where the head starts, from the prefix's first byte. */
+static ptrdiff_t entry_head_offset(const entry *e) {
+  ptrdiff_t two = (ptrdiff_t)(e->info >> 30);
+  return (e->info >> 26 & 15) > 8 ? 5 + two : -two;
+}
 
 #define FILTER_BITS 2048   /* a bitmap of the prefixes' hashes */
 
@@ -635,6 +650,31 @@ static uint32_t entry_home(const ifs_needle_set *s, const entry *e, const char *
 
 /* ---- the hash table of pairs ------------------------------------------ */
 
+/* e's head (e's key and needle set): after its literal in a big set when
+** that has five bytes or more and bytes follow it; else from up to
+** HEAD_BACK bytes before the prefix. */
+static void fill_entry_head(const ifs_needle_set *s, entry *e, const char *text) {
+  const set_needle *nd = &s->needles[entry_needle(e)];
+  if (s->big) {
+    unsigned char lit[LITERAL_MAX];
+    size_t m = literal_of(e, nd, text, lit), from = nd->skip + m;
+    if (m >= 5 && from < nd->len) {
+      unsigned len = fill_head(&e->head, text + nd->at + from, nd->len - from);
+      if (len > AFTER_MAX) {
+        len = AFTER_MAX;
+        e->head &= ((uint64_t)1 << (8 * AFTER_MAX)) - 1;
+      }
+      if (len) {
+        e->info |= (uint32_t)(len + 8) << 26 | (uint32_t)(m - 5) << 30;
+        return;
+      }
+    }
+  }
+  size_t back = nd->skip < HEAD_BACK ? nd->skip : HEAD_BACK, from = nd->skip - back;
+  unsigned len = fill_head(&e->head, text + nd->at + from, nd->len - from);
+  e->info |= (uint32_t)len << 26 | (uint32_t)back << 30;
+}
+
 /* The hash table of (prefix, needle) pairs, and the bitmap of their
 ** hashes. */
 static void fill_entries(ifs_needle_set *s, const char *text) {
@@ -642,19 +682,18 @@ static void fill_entries(ifs_needle_set *s, const char *text) {
     const prefix *p = &s->prefixes[i];
     for (uint32_t li = p->first; li != NO_LINK; li = s->links[li].next) {
       uint32_t j = s->links[li].needle;
-      const set_needle *nd = &s->needles[j];
-      size_t back = nd->skip < HEAD_BACK ? nd->skip : HEAD_BACK;
-      size_t from = nd->skip - back;
       entry e;
-      unsigned head_len = fill_head(&e.head, text + nd->at + from, nd->len - from);
       e.key = p->key;
-      e.info = (j + 1) | (uint32_t)(p->len - 1) << 24 | (uint32_t)head_len << 26 |
-               (uint32_t)back << 30;
+      e.info = (j + 1) | (uint32_t)(p->len - 1) << 24;
+      fill_entry_head(s, &e, text);
       uint32_t h = entry_home(s, &e, text), at = h & s->slot_mask;
       s->filter[h / 64 % (FILTER_BITS / 64)] |= (uint64_t)1 << (h % 64);
       while (s->entries[at].info) at = (at + 1) & s->slot_mask;
       s->entries[at] = e;
-      if (!s->big) add_ext_bits(&s->ext, p, text + nd->at + nd->skip, nd->len - nd->skip);
+      if (!s->big) {
+        const set_needle *nd = &s->needles[j];
+        add_ext_bits(&s->ext, p, text + nd->at + nd->skip, nd->len - nd->skip);
+      }
     }
   }
 }
@@ -1224,12 +1263,15 @@ static inline uint64_t head_vary_bits(uint64_t w) {
 ** head_vary() bits (which the head holds set). */
 static inline __attribute__((always_inline)) int head_fits(const search *x, const entry *e,
                                                            size_t q) {
-  unsigned hl = entry_head_len(e), back = entry_head_back(e);
+  unsigned hl = entry_head_len(e);
   if (!hl) return 1;
-  if (q < back || x->n - (q - back) < hl) return 0;
-  const unsigned char *at = x->h + q - back;
+  ptrdiff_t off = entry_head_offset(e);
+  if ((off < 0 && q < (size_t)-off) || (off > 0 && x->n - q < (size_t)off)) return 0;
+  size_t from = q + (size_t)off;   /* (modulo: off may be negative) */
+  if (x->n - from < hl) return 0;
+  const unsigned char *at = x->h + from;
   uint64_t w = 0;
-  if (x->n - (q - back) >= 8) {
+  if (x->n - from >= 8) {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     memcpy(&w, at, 8);
 #else
@@ -1258,7 +1300,7 @@ static inline __attribute__((always_inline)) void verify_pairs(search *x, size_t
     if (x->found[j] >= 0 || !head_fits(x, e, q)) continue;
     const set_needle *nd = &s->needles[j];
     if (q < nd->skip) continue;
-    if (nd->ascii && nd->skip == entry_head_back(e) && nd->len == entry_head_len(e)) {
+    if (nd->ascii && entry_head_offset(e) == -(ptrdiff_t)nd->skip && nd->len == entry_head_len(e)) {
       mark_found(x, j);   /* the head is the whole needle, and exact */
       continue;
     }
