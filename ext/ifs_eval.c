@@ -169,6 +169,7 @@ struct ifs_evaluator {
   ifs_buf resp_in;        /* response in internal form, when it differs */
   ifs_buf cons_in;        /* constraints in internal form, when they differ */
   ifs_buf resp_lower;     /* resp.lower(), when a needle asks */
+  ifs_buf dotted_i;       /* where resp's U+0130 are (size_t each), likewise */
   ifs_buf scratch;        /* compiling: a needle's str() being lowered */
   ifs_span *spans;        /* compiling: the needles a set is built from */
   signed char *found;     /* a set's answers for the row */
@@ -200,6 +201,8 @@ typedef struct row {
   int ascii;              /* resp is pure ASCII */
   int strict_utf8;        /* resp arrived as strict UTF-8 (no surrogates) */
   size_t words, chars;
+  int dotted_i;           /* ev->dotted_i holds this response's U+0130 (1),
+                             not yet looked for (0), too many to hold (-1) */
 } row;
 
 /* Each kind's key in the constraints object, with its length. */
@@ -230,6 +233,7 @@ void ifs_evaluator_free(ifs_evaluator *ev) {
   ifs_buf_free(&ev->resp_in);
   ifs_buf_free(&ev->cons_in);
   ifs_buf_free(&ev->resp_lower);
+  ifs_buf_free(&ev->dotted_i);
   ifs_buf_free(&ev->scratch);
   plans_flush(ev);
   ifs_free(ev->table);
@@ -1115,17 +1119,42 @@ static int meets_context_lowercase(const char *low, size_t len) {
 
 static int ends_in_i(const char *low, size_t len) { return len && low[len - 1] == 'i'; }
 
+/* Where resp's U+0130 are, in ev->dotted_i: looked for once a row, not
+** once for each absent needle ending in "i" (a thousand-phrase list has
+** dozens; Turkish text has many other characters starting C4).  0, or -1
+** past DOTTED_I_MAX of them or out of memory (resp.lower() then answers,
+** as it does past the work a pass over it would take). */
+#define DOTTED_I_MAX 1024
+static int find_dotted_capital_i(ifs_evaluator *ev, row *w) {
+  if (w->dotted_i) return w->dotted_i > 0 ? 0 : -1;
+  w->dotted_i = -1;
+  ifs_buf_clear(&ev->dotted_i);
+  const char *end = w->resp + w->rn;
+  for (const char *hit = ifs_find(w->resp, w->rn, "\xC4\xB0", 2); hit;
+       hit = ifs_find(hit + 2, (size_t)(end - hit - 2), "\xC4\xB0", 2)) {
+    size_t at = (size_t)(hit - w->resp);
+    if (ev->dotted_i.len == DOTTED_I_MAX * sizeof at || ifs_buf_append(&ev->dotted_i, &at, sizeof at))
+      return -1;
+  }
+  w->dotted_i = 1;
+  return 0;
+}
+
 /* For a lowered needle ending in "i" that meets no other context
 ** lowercase: 1 when its characters before the "i", lowered alone, end just
 ** before a U+0130 of resp, 0 when nowhere, -1 when that took more work than
-** a pass over resp.lower() would (many U+0130 and a long needle). */
-static int ends_at_dotted_capital_i(const char *low, size_t len, const row *w) {
+** a pass over resp.lower() would (many U+0130 and a long needle) or
+** memory ran out (the long way then answers). */
+static int ends_at_dotted_capital_i(ifs_evaluator *ev, const char *low, size_t len, row *w) {
+  if (find_dotted_capital_i(ev, w)) return -1;
+  size_t hits = ev->dotted_i.len / sizeof(size_t);
+  if (!hits) return 0;
   size_t before = ifs_count_chars(low, len - 1), work = 0, budget = 4 * w->rn + 4096;
   int before_ascii = ifs_is_ascii(low, len - 1);
-  const char *t = w->resp, *end = w->resp + w->rn;
-  for (const char *hit = ifs_find(t, w->rn, "\xC4\xB0", 2); hit;
-       hit = ifs_find(hit + 2, (size_t)(end - hit - 2), "\xC4\xB0", 2)) {
-    size_t q = (size_t)(hit - t), k = before;
+  const char *t = w->resp;
+  for (size_t h = 0; h < hits; h++) {
+    size_t q, k = before;
+    memcpy(&q, ev->dotted_i.p + h * sizeof q, sizeof q);
     for (; k && q; k--, work++) ifs_decode_prev(t, &q);
     if (k == 0 && (before == 0 || ifs_needle_at(low, len - 1, before_ascii, t, w->rn, q, &work)))
       return 1;
@@ -1143,7 +1172,7 @@ static ifs_status needle_in_response(ifs_evaluator *ev, row *w, const ifs_needle
   if ((w->plain_lower || !meets_context_lowercase(nd->low, nd->len)) &&
       ifs_needle_find(nd, w->resp, w->rn, w->ascii, found) == IFS_OK) {
     if (*found || w->plain_lower || !ends_in_i(nd->low, nd->len)) return IFS_OK;
-    int at = ends_at_dotted_capital_i(nd->low, nd->len, w);
+    int at = ends_at_dotted_capital_i(ev, nd->low, nd->len, w);
     if (at >= 0) { *found = at; return IFS_OK; }
   }
   const ifs_buf *h = lowered_response(ev, w);
@@ -1271,7 +1300,7 @@ static int run_needle_set(ifs_evaluator *ev, ifs_result *r, row *w, const plan *
     for (size_t j = 0; j < pl->nn; j++) {   /* the absent ones ending in "i": through U+0130 */
       const plan_check *c = &pl->checks[first + j];
       if (found[j] == 0 && ends_in_i(pl->text + c->low_at, c->low_len))
-        found[j] = (signed char)ends_at_dotted_capital_i(pl->text + c->low_at, c->low_len, w);
+        found[j] = (signed char)ends_at_dotted_capital_i(ev, pl->text + c->low_at, c->low_len, w);
     }
   }
   for (const signed char *u = memchr(found, -1, pl->nn); u;   /* the undecided */

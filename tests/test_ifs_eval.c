@@ -232,6 +232,60 @@ START_TEST(test_needles_in_context_lowercase) {
 }
 END_TEST
 
+/* Answers with many U+0130, around the most the evaluator holds the places
+** of (past them, resp.lower() answers): needles ending in "i", alone and in
+** a set, against `needle.lower() in resp.lower()` made literally. */
+START_TEST(test_many_dotted_capital_i) {
+  static const char *const needles[] = {"abi", "zzi", "i", "b i", "xi", "ab", "\xce\xb1i",
+                                        "q", "bi", "x\xce\xb1i"};
+  static const size_t counts[] = {0, 3, 1021, 1022, 1023, 3000};   /* and two more after */
+  ifs_evaluator *ev = ifs_evaluator_new();
+  ifs_result r;
+  ifs_result_init(&r);
+  ck_assert_ptr_nonnull(ev);
+  for (size_t c = 0; c < sizeof counts / sizeof *counts; c++) {
+    ifs_buf resp, low_resp;
+    ifs_buf_init(&resp);
+    ifs_buf_init(&low_resp);
+    for (size_t i = 0; i < counts[c]; i++) ifs_buf_append_str(&resp, i % 7 ? "\xc4\xb0" : "\xc4\xb0 ");
+    ifs_buf_append_str(&resp, "x ab\xc4\xb0 \xce\x91\xc4\xb0 \xce\xa3");
+    ifs_lower(resp.p, resp.len, &low_resp);
+    for (size_t list = 0; list <= 10; list++) {   /* each needle alone, then the ten (a set) */
+      size_t k = list < 10 ? 1 : 10;
+      ifs_buf cons;
+      ifs_buf_init(&cons);
+      ifs_buf_append_str(&cons, "{\"must_include\": [");
+      for (size_t j = 0; j < k; j++) {
+        ifs_buf_append_str(&cons, j ? ", \"" : "\"");
+        ifs_buf_append_str(&cons, needles[k == 1 ? list : j]);
+        ifs_buf_append_char(&cons, '"');
+      }
+      ifs_buf_append_str(&cons, "]}");
+      for (int pass = 0; pass < 2; pass++) {   /* a plan used once, then kept */
+        ck_assert_int_eq(ifs_evaluate_scores(ev, resp.p, resp.len, cons.p, cons.len, &r), IFS_OK);
+        ck_assert_int_eq(ifs_result_checks(ev, &r), IFS_OK);
+        ck_assert_uint_eq(r.total, k);
+        for (size_t j = 0; j < k; j++) {
+          const char *nd = needles[k == 1 ? list : j];
+          ifs_buf low_nd;
+          ifs_buf_init(&low_nd);
+          ifs_lower(nd, strlen(nd), &low_nd);
+          int want = ifs_find(low_resp.p, low_resp.len, low_nd.p, low_nd.len) != NULL;
+          ck_assert_msg(r.checks[j].ok == want, "%zu U+0130, needle %s: %d, want %d", counts[c], nd,
+                        r.checks[j].ok, want);
+          ifs_buf_free(&low_nd);
+        }
+      }
+      ifs_buf_free(&cons);
+    }
+    ifs_buf_free(&resp);
+    ifs_buf_free(&low_resp);
+  }
+  ifs_result_free(&r);
+  ifs_evaluator_free(ev);
+}
+END_TEST
+
 /* Texts seen once each (an id makes each distinct) whose lists come from a
 ** few: a list of eight needles or more is searched by the set the evaluator
 ** keeps for it, a shorter one needle by needle, beside it.  Every answer
@@ -781,6 +835,7 @@ static Suite *eval_suite(void) {
   tcase_add_test(tc, test_checks_list);
   tcase_add_test(tc, test_needle_checks_written_when_read);
   tcase_add_test(tc, test_needles_in_context_lowercase);
+  tcase_add_test(tc, test_many_dotted_capital_i);
   tcase_add_test(tc, test_lists_of_texts_seen_once);
   tcase_add_test(tc, test_lists_copied_by_their_json);
   tcase_add_test(tc, test_plans_share_long_lists);
