@@ -650,7 +650,7 @@ static uint32_t entry_home(const ifs_needle_set *s, const entry *e, const char *
 
 /* ---- the hash table of pairs ------------------------------------------ */
 
-/* e's head (e's key and needle set): after its literal in a big set when
+/* e's head (its key and needle already set): after its literal in a big set when
 ** that has five bytes or more and bytes follow it; else from up to
 ** HEAD_BACK bytes before the prefix. */
 static void fill_entry_head(const ifs_needle_set *s, entry *e, const char *text) {
