@@ -1133,7 +1133,8 @@ static int find_dotted_capital_i(ifs_evaluator *ev, row *w) {
   for (const char *hit = ifs_find(w->resp, w->rn, "\xC4\xB0", 2); hit;
        hit = ifs_find(hit + 2, (size_t)(end - hit - 2), "\xC4\xB0", 2)) {
     size_t at = (size_t)(hit - w->resp);
-    if (ev->dotted_i.len == DOTTED_I_MAX * sizeof at || ifs_buf_append(&ev->dotted_i, &at, sizeof at))
+    if (ev->dotted_i.len == DOTTED_I_MAX * sizeof at ||
+        ifs_buf_append(&ev->dotted_i, &at, sizeof at))
       return -1;
   }
   w->dotted_i = 1;

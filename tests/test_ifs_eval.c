@@ -247,7 +247,8 @@ START_TEST(test_many_dotted_capital_i) {
     ifs_buf resp, low_resp;
     ifs_buf_init(&resp);
     ifs_buf_init(&low_resp);
-    for (size_t i = 0; i < counts[c]; i++) ifs_buf_append_str(&resp, i % 7 ? "\xc4\xb0" : "\xc4\xb0 ");
+    for (size_t i = 0; i < counts[c]; i++)
+      ifs_buf_append_str(&resp, i % 7 ? "\xc4\xb0" : "\xc4\xb0 ");
     ifs_buf_append_str(&resp, "x ab\xc4\xb0 \xce\x91\xc4\xb0 \xce\xa3");
     ifs_lower(resp.p, resp.len, &low_resp);
     for (size_t list = 0; list <= 10; list++) {   /* each needle alone, then the ten (a set) */
