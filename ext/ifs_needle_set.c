@@ -639,25 +639,15 @@ static uint32_t literal_hash(uint64_t w, unsigned m) {
   return (uint32_t)(y >> 32);
 }
 
-/* Where entry e goes in the hash table (and in the bitmap): by its
-** prefix, or in a big set by its literal. */
-static uint32_t entry_home(const ifs_needle_set *s, const entry *e, const char *text) {
-  if (!s->big) return hash_key(e->key, entry_plen(e));
-  unsigned char lit[LITERAL_MAX];
-  unsigned m = literal_of(e, &s->needles[entry_needle(e)], text, lit);
-  return literal_hash(literal_word(lit, m), m);
-}
-
 /* ---- the hash table of pairs ------------------------------------------ */
 
-/* e's head (its key and needle already set): after its literal in a big set when
-** that has five bytes or more and bytes follow it; else from up to
-** HEAD_BACK bytes before the prefix. */
-static void fill_entry_head(const ifs_needle_set *s, entry *e, const char *text) {
+/* e's head (its key and needle already set): in a big set, after its
+** literal of m bytes when that has five or more and bytes follow it; else
+** from up to HEAD_BACK bytes before the prefix. */
+static void fill_entry_head(const ifs_needle_set *s, entry *e, const char *text, size_t m) {
   const set_needle *nd = &s->needles[entry_needle(e)];
   if (s->big) {
-    unsigned char lit[LITERAL_MAX];
-    size_t m = literal_of(e, nd, text, lit), from = nd->skip + m;
+    size_t from = nd->skip + m;
     if (m >= 5 && from < nd->len) {
       unsigned len = fill_head(&e->head, text + nd->at + from, nd->len - from);
       if (len > AFTER_MAX) {
@@ -676,7 +666,8 @@ static void fill_entry_head(const ifs_needle_set *s, entry *e, const char *text)
 }
 
 /* The hash table of (prefix, needle) pairs, and the bitmap of their
-** hashes. */
+** hashes: a pair's slot is that of its prefix, or in a big set of its
+** literal. */
 static void fill_entries(ifs_needle_set *s, const char *text) {
   for (size_t i = 0; i < s->np; i++) {
     const prefix *p = &s->prefixes[i];
@@ -685,8 +676,11 @@ static void fill_entries(ifs_needle_set *s, const char *text) {
       entry e;
       e.key = p->key;
       e.info = (j + 1) | (uint32_t)(p->len - 1) << 24;
-      fill_entry_head(s, &e, text);
-      uint32_t h = entry_home(s, &e, text), at = h & s->slot_mask;
+      unsigned char lit[LITERAL_MAX];
+      unsigned m = s->big ? literal_of(&e, &s->needles[j], text, lit) : 0;
+      fill_entry_head(s, &e, text, m);
+      uint32_t h = s->big ? literal_hash(literal_word(lit, m), m) : hash_key(p->key, p->len),
+               at = h & s->slot_mask;
       s->filter[h / 64 % (FILTER_BITS / 64)] |= (uint64_t)1 << (h % 64);
       while (s->entries[at].info) at = (at + 1) & s->slot_mask;
       s->entries[at] = e;
