@@ -1321,9 +1321,8 @@ static inline __attribute__((always_inline)) void verify_literal(search *x, size
     for (unsigned i = 0; i < m; i++) w |= (uint64_t)x->h[q + i] << (8 * i);
   w |= 0x2020202020202020ull;
   if (m < 8) w &= ((uint64_t)1 << (8 * m)) - 1;
-  unsigned len = m < PREFIX_MAX ? m : PREFIX_MAX;
-  uint32_t key = len == 4 ? (uint32_t)w : (uint32_t)w & ((1u << (8 * len)) - 1);
-  verify_pairs(x, q, key, len, literal_hash(w, m));
+  /* the prefix is the literal's first min(m, 4) bytes: w's low word, zero past m */
+  verify_pairs(x, q, (uint32_t)w, m < PREFIX_MAX ? m : PREFIX_MAX, literal_hash(w, m));
 }
 
 /* A candidate position: the prefixes of each length its buckets hold. */
