@@ -452,7 +452,8 @@ END_TEST
 /* The four bytes a needle's prefix is: in a set whose second tables test
 ** the bytes after it, the window English text holds least with them, four
 ** of them where it can; in a big set, the window whose eight bytes from it
-** are the rarest (a byte not ASCII, or k, after the four as a common one).
+** are the rarest (a byte not ASCII, or k, after the four as a common one;
+** a window across two words counted rarer).
 ** Exact windows of the table in the tree: a change of the table or the
 ** costs shows here. */
 START_TEST(test_prefix_choice) {
@@ -472,10 +473,13 @@ START_TEST(test_prefix_choice) {
     {"zebra", 0, 0},                 /* the first four, then "a" */
     {"abc", 0, 0},                   /* shorter than a prefix */
     {"tapestry", 1, 0},              /* a big set: all eight bytes */
-    {"quantum leap", 1, 0},          /* "quantum ": q is rare */
-    {"it is not ethical", 1, 9},     /* "ethical", its end a missing byte */
+    {"quantum leap", 1, 4},          /* "tum leap", across the words, before "quantum " */
+    {"important small", 1, 7},       /* "nt small", not "importan" */
+    {"important  small", 1, 0},      /* no word boundary: "importan" */
+    {"ab cdefgh", 1, 0},             /* "ab cdefg": a space two bytes in ("b cdefgh" alone: 1) */
+    {"it is not ethical", 1, 7},     /* "ot ethic", across the words */
     {"i cannot help with that", 1, 9},    /* "help wit": p and w are rarer than a, n, t */
-    {"ok quiz jazz", 1, 1},          /* "k quiz j": at a k, not past it */
+    {"okquiz jazz", 1, 1},           /* "kquiz ja": at a k, not past it ("quiz jaz") */
     {"abc", 1, 0},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
