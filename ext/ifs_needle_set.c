@@ -256,8 +256,8 @@ static size_t sources_of(uint32_t cp, sources *s) {
 ** a byte that is not ASCII, or is k, counting as a common one (the literal
 ** stops before it).  A window across two words (spans_words) counts
 ** SPAN_BONUS rarer: two words side by side are rarer than their letters
-** say ("nt small" of "important small", where "importan" is in every other
-** answer of a text about importance). */
+** say ("nt small" of "important small", not "importan", which many answers
+** hold). */
 #define BIG_NEEDLES 128
 #define STOP_COST 8   /* a stop for a look-up, in first-stage passes */
 #define TAIL_COST 16  /* a byte missing after a window, in half-bits of odds */
