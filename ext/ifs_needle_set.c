@@ -599,7 +599,11 @@ static void add_ext_bits(tables *ext, const prefix *p, const char *low, size_t l
 ** ASCII other than k (a match holds each in its own byte, in either case).
 ** A bucket holds literals of one length, so that where one may end, where
 ** it starts is known: each length present gets a bucket, and the rest go
-** to the commonest length, its literals spread among them by a hash.
+** to the commonest length.  A bucket lets through any mix of its literals'
+** bytes, so a literal goes to the bucket of its length whose pass rate in
+** English text it raises least (literal_bucket): literals sharing bytes
+** share a bucket, and a text mixing two families of phrases passes
+** neither's.
 **
 ** A position's domain is its byte folded and the low five bits of the byte
 ** before (which folding keeps).  reach[d] has, in lane m - 1 - i, bucket
@@ -725,18 +729,69 @@ static void shift_or_buckets(shift_or *t, const size_t lits[LITERAL_MAX + 1],
   }
 }
 
-/* The bucket of literal lit (m bytes). */
-static unsigned literal_bucket(const unsigned char *lit, unsigned m,
-                               const unsigned char first[LITERAL_MAX + 1],
-                               const unsigned char count[LITERAL_MAX + 1]) {
-  uint32_t h = 2166136261u;   /* FNV-1a */
-  for (unsigned i = 0; i < m; i++) h = (h ^ lit[i]) * 16777619u;
-  return first[m] + (count[m] > 1 ? (h >> 16) % count[m] : 0);
-}
-
 /* The domain of a byte c after the byte before (see "big sets"). */
 static unsigned shift_or_domain(unsigned c, unsigned before) {
   return (c | 0x20) | (before & 0x1F) << 8;
+}
+
+/* A literal of m bytes as the table tests it: each byte's domain, and the
+** odds that English text holds it there (byte 0 after any byte, the others
+** after the literal's byte before; the Markov chain of
+** ifs_english_table.h). */
+typedef struct literal_lanes {
+  unsigned m;
+  unsigned domain[LITERAL_MAX];
+  double odds[LITERAL_MAX];
+} literal_lanes;
+
+static void literal_lanes_of(const unsigned char *lit, unsigned m, literal_lanes *l) {
+  l->m = m;
+  for (unsigned i = 0; i < m; i++) {
+    unsigned c = ifs_en_class[lit[i]], half_bits = ifs_en_start[c];
+    if (i) {
+      unsigned before = ifs_en_class[lit[i - 1]];
+      half_bits = ifs_en_start[before] + ifs_en_next[before][c];
+    }
+    l->domain[i] = shift_or_domain(lit[i], i ? lit[i - 1] : 0);
+    l->odds[i] = (double)odds_of(half_bits) / (double)((uint64_t)1 << 58);
+  }
+}
+
+/* What literal l adds to the odds of bucket b's lane for its byte i: that
+** byte's odds, unless the table allows its domain there already. */
+static double added_odds(const shift_or *t, unsigned b, const literal_lanes *l, unsigned i) {
+  return t->reach[l->domain[i]] >> (8 * (l->m - 1 - i) + b) & 1 ? l->odds[i] : 0;
+}
+
+/* The odds of the domains each bucket's lanes allow, and of a position
+** passing a bucket: the product over its lanes, as if they were
+** independent (a lane's odds capped at 1). */
+typedef struct bucket_odds {
+  double lane[SHIFT_OR_BUCKETS][LITERAL_MAX];
+} bucket_odds;
+
+static double capped(double x) { return x < 1 ? x : 1; }
+
+/* The bucket for literal l, greedily: of those of its length, the one
+** whose odds of a pass it raises least. */
+static unsigned literal_bucket(const shift_or *t, const bucket_odds *o, const literal_lanes *l,
+                               const unsigned char first[LITERAL_MAX + 1],
+                               const unsigned char count[LITERAL_MAX + 1]) {
+  unsigned m = l->m, best = first[m];
+  double best_rise = 0;
+  for (unsigned b = first[m]; count[m] > 1 && b < first[m] + count[m]; b++) {
+    double before = 1, after = 1;
+    for (unsigned i = 0; i < m; i++) {
+      double now = o->lane[b][m - 1 - i];
+      before *= capped(now);
+      after *= capped(now + added_odds(t, b, l, i));
+    }
+    if (b == first[m] || after - before < best_rise) {
+      best_rise = after - before;
+      best = b;
+    }
+  }
+  return best;
 }
 
 static void allow(shift_or *t, unsigned lane, unsigned b, unsigned byte, unsigned before) {
@@ -758,13 +813,18 @@ static void fill_shift_or(ifs_needle_set *s, const char *text) {
       if (ends >> b & 1) t->lens[ends] |= (uint16_t)(1u << t->len[b]);
   }
   memset(t->reach, 0xFF, sizeof t->reach);
+  bucket_odds odds;
+  memset(&odds, 0, sizeof odds);
   unsigned used = 0;
   for (uint32_t at = 0; at <= s->slot_mask; at++) {
     const entry *e = &s->entries[at];
     if (!e->info) continue;
     unsigned m = literal_of(e, &s->needles[entry_needle(e)], text, lit);
-    unsigned b = literal_bucket(lit, m, first, count);
+    literal_lanes lanes;
+    literal_lanes_of(lit, m, &lanes);
+    unsigned b = literal_bucket(t, &odds, &lanes, first, count);
     used |= 1u << b;
+    for (unsigned i = 0; i < m; i++) odds.lane[b][m - 1 - i] += added_odds(t, b, &lanes, i);
     for (unsigned before = 0; before < 32; before++) allow(t, m - 1, b, lit[0], before);
     for (unsigned i = 1; i < m; i++) allow(t, m - 1 - i, b, lit[i], lit[i - 1]);
   }

@@ -304,6 +304,48 @@ START_TEST(test_big_set_positions) {
 }
 END_TEST
 
+/* A big set's buckets keep families of literals apart: four families of
+** 36 phrases, each a stem of six letters and two vowels, share the bytes
+** "df" in the middle; a text mixing one family's start with another's end
+** ("bqdfwmae") would pass a bucket holding both, and passes none: no
+** candidate, every level.  Each phrase's literal is found where the text
+** holds it. */
+START_TEST(test_big_set_families) {
+  static const char *const stems[] = {"bqdfgh", "jqdfwm", "vzdfgx", "pydfwz"};
+  static const char vowels[] = "aeiouy";
+  enum { K = 4 * 36 };
+  static char store[K][9];
+  needles v = {0};
+  v.k = K;
+  for (size_t i = 0; i < K; i++) {
+    snprintf(store[i], sizeof store[i], "%s%c%c", stems[i / 36], vowels[i % 36 / 6],
+             vowels[i % 6]);
+    v.raw[i] = store[i];
+    v.raw_len[i] = 8;
+  }
+  needles_lower(&v);
+  ifs_needle_set *s = set_of(&v);
+  ck_assert(ifs_test_needle_set_big(s));
+  static const char mixed[] = "bqdfwmae jqdfghio vzdfwzua pydfgxee bqdfgxoo vzdfghyy";
+  signed char got[K];
+  for (int level = 0; level < LEVELS; level++) {
+    ck_assert_uint_eq(ifs_test_needle_set_shift_or_seen(s, v.all.p, mixed, sizeof mixed - 1, 1,
+                                                        got, level), 0);
+    for (size_t i = 0; i < K; i++) ck_assert_int_eq(got[i], 0);
+  }
+  static const char held[] = "xx bqdfghae jqdfwmyy vzdfgxio pydfwzuu";
+  ck_assert_uint_ne(ifs_test_needle_set_shift_or_seen(s, v.all.p, held, sizeof held - 1, 1, got, 2),
+                    0);
+  for (size_t i = 0; i < K; i++) {
+    int want = !strcmp(store[i], "bqdfghae") || !strcmp(store[i], "jqdfwmyy") ||
+               !strcmp(store[i], "vzdfgxio") || !strcmp(store[i], "pydfwzuu");
+    ck_assert_msg(got[i] == want, "%s: %d", store[i], got[i]);
+  }
+  ifs_needle_set_free(s);
+  needles_free(&v);
+}
+END_TEST
+
 /* English-like text and a refusal list: ASCII and non-ASCII texts (a curly
 ** quote makes the text non-ASCII), lists from 1 to 1,000 phrases. */
 START_TEST(test_phrase_lists) {
@@ -523,6 +565,7 @@ static Suite *needle_set_suite(void) {
   tcase_add_loop_test(tc, test_random_sets, 0, 4);
   tcase_add_loop_test(tc, test_random_big_sets, 0, 2);
   tcase_add_test(tc, test_big_set_positions);
+  tcase_add_test(tc, test_big_set_families);
   tcase_add_test(tc, test_phrase_lists);
   tcase_add_test(tc, test_prefix_choice);
   tcase_add_test(tc, test_narrow_sets);
