@@ -602,8 +602,8 @@ static void add_ext_bits(tables *ext, const prefix *p, const char *low, size_t l
 ** to the commonest length.  A bucket lets through any mix of its literals'
 ** bytes, so a literal goes to the bucket of its length whose pass rate in
 ** English text it raises least (literal_bucket): literals sharing bytes
-** share a bucket, and a text mixing two families of phrases passes
-** neither's.
+** share a bucket, and a text mixing the start of one family of phrases
+** with the end of another passes neither family's bucket.
 **
 ** A position's domain is its byte folded and the low five bits of the byte
 ** before (which folding keeps).  reach[d] has, in lane m - 1 - i, bucket
@@ -735,9 +735,9 @@ static unsigned shift_or_domain(unsigned c, unsigned before) {
 }
 
 /* A literal of m bytes as the table tests it: each byte's domain, and the
-** odds that English text holds it there (byte 0 after any byte, the others
-** after the literal's byte before; the Markov chain of
-** ifs_english_table.h). */
+** odds that a position of English text holds it (byte 0 after any byte; the
+** others after the literal's byte before, the odds of the pair), by the
+** Markov chain of ifs_english_table.h. */
 typedef struct literal_lanes {
   unsigned m;
   unsigned domain[LITERAL_MAX];
