@@ -99,9 +99,15 @@ static ptrdiff_t entry_head_offset(const entry *e) {
 /* A big set's shift-or table (see "big sets"). */
 #define SHIFT_OR_BUCKETS 8
 #define DOMAIN_BITS 13   /* a byte, folded, and the low five bits of the byte before */
+/* A big set's bitmap of its literals' hashes: with a thousand phrases'
+** pairs, FILTER_BITS would be half set; this one turns down nearly every
+** candidate whose literal is in no phrase before the table is read (a
+** look-up the branch predictor cannot foresee either way). */
+#define BIG_FILTER_BITS 16384
 
 typedef struct shift_or {
   uint64_t reach[1u << DOMAIN_BITS];
+  uint64_t filter[BIG_FILTER_BITS / 64];
   unsigned char len[SHIFT_OR_BUCKETS];   /* the length of each bucket's literals */
   uint16_t lens[1u << SHIFT_OR_BUCKETS]; /* per set of buckets, bit m: some holds m bytes */
 } shift_or;
@@ -698,7 +704,8 @@ static void fill_entries(ifs_needle_set *s, const char *text) {
       fill_entry_head(s, &e, text, m);
       uint32_t h = s->big ? literal_hash(literal_word(lit, m), m) : hash_key(p->key, p->len),
                at = h & s->slot_mask;
-      s->filter[h / 64 % (FILTER_BITS / 64)] |= (uint64_t)1 << (h % 64);
+      if (s->big) s->big->filter[h / 64 % (BIG_FILTER_BITS / 64)] |= (uint64_t)1 << (h % 64);
+      else s->filter[h / 64 % (FILTER_BITS / 64)] |= (uint64_t)1 << (h % 64);
       while (s->entries[at].info) at = (at + 1) & s->slot_mask;
       s->entries[at] = e;
       if (!s->big) {
@@ -862,7 +869,10 @@ static ifs_needle_set *set_alloc(size_t k, size_t np, size_t nl) {
   s->start_all = (signed char *)(block + at_start);
   s->start_ascii = s->start_all + k;
   memset(s->entries, 0, slots * sizeof(entry));
-  if (k > BIG_NEEDLES) s->big = (shift_or *)(void *)(block + at_big);
+  if (k > BIG_NEEDLES) {
+    s->big = (shift_or *)(void *)(block + at_big);
+    memset(s->big->filter, 0, sizeof s->big->filter);
+  }
   return s;
 }
 
@@ -1356,9 +1366,11 @@ static inline __attribute__((always_inline)) int head_fits(const search *x, cons
 ** candidate of the filter cost a few percent of a row with a case's own
 ** list. */
 static inline __attribute__((always_inline)) void verify_pairs(search *x, size_t q, uint32_t key,
-                                                               unsigned len, uint32_t h) {
+                                                               unsigned len, uint32_t h,
+                                                               const uint64_t *filter,
+                                                               uint32_t filter_words) {
   const ifs_needle_set *s = x->s;
-  if (!(s->filter[h / 64 % (FILTER_BITS / 64)] >> (h % 64) & 1)) return;
+  if (!(filter[h / 64 % filter_words] >> (h % 64) & 1)) return;
   for (uint32_t at = h & s->slot_mask; s->entries[at].info; at = (at + 1) & s->slot_mask) {
     const entry *e = &s->entries[at];
     if (e->key != key || entry_plen(e) != len) continue;
@@ -1380,7 +1392,7 @@ static inline __attribute__((always_inline)) void verify_pairs(search *x, size_t
 /* The needles whose prefix of len bytes is at q. */
 static inline __attribute__((always_inline)) void verify_prefix(search *x, size_t q, unsigned len) {
   uint32_t key = text_key(x->h + q, len);
-  verify_pairs(x, q, key, len, hash_key(key, len));
+  verify_pairs(x, q, key, len, hash_key(key, len), x->s->filter, FILTER_BITS / 64);
 }
 
 /* A big set's needles whose literal of m bytes is at q (the text holds
@@ -1393,9 +1405,10 @@ static inline __attribute__((always_inline)) void verify_literal(search *x, size
 #endif
     for (unsigned i = 0; i < m; i++) w |= (uint64_t)x->h[q + i] << (8 * i);
   w |= 0x2020202020202020ull;
-  if (m < 8) w &= ((uint64_t)1 << (8 * m)) - 1;
+  w &= ~(uint64_t)0 >> (64 - 8 * m);   /* (1 <= m <= 8; no branch on m) */
   /* the prefix is the literal's first min(m, 4) bytes: w's low word, zero past m */
-  verify_pairs(x, q, (uint32_t)w, m < PREFIX_MAX ? m : PREFIX_MAX, literal_hash(w, m));
+  verify_pairs(x, q, (uint32_t)w, m < PREFIX_MAX ? m : PREFIX_MAX, literal_hash(w, m),
+               x->s->big->filter, BIG_FILTER_BITS / 64);
 }
 
 /* A candidate position: the prefixes of each length its buckets hold. */
@@ -1473,8 +1486,13 @@ static void shift_or_bytes(search *x, size_t p, uint64_t state) {
 #if IFS_X86_SIMD
 /* SSE2, eight bytes a step: their domains from one load (bytes and the
 ** bytes before, interleaved into 16-bit lanes), their reaches shifted into
-** a 128-bit state.  Returns where the byte loop goes on (its state in
-** *state), or SIZE_MAX when the search is over. */
+** a 128-bit state.  The steps with candidates are queued, QUEUE_STEPS at a
+** time, and looked up after: a branch at each step on whether it has any,
+** taken by about a third of them at random, was mispredicted more often
+** than any other in a row (the lookups still come in the text's order, so
+** that the search stops where it did).  Returns where the byte loop goes
+** on (its state in *state), or SIZE_MAX when the search is over. */
+#define QUEUE_STEPS 32
 #define REACH_AT(j) _mm_slli_si128(_mm_loadl_epi64((const __m128i *)(const void *) \
                                    &reach[_mm_extract_epi16(d, j)]), j)
 static size_t shift_or_blocks(search *x, uint64_t *state) {
@@ -1484,26 +1502,36 @@ static size_t shift_or_blocks(search *x, uint64_t *state) {
   __m128i carry = _mm_setzero_si128();   /* before the text all is allowed */
   uint64_t before = 0;
   size_t p = 0;
-  for (; p + 8 <= x->n; p += 8) {
-    uint64_t w;
-    memcpy(&w, x->h + p, 8);
-    __m128i d = _mm_unpacklo_epi8(_mm_cvtsi64_si128((long long)(w | 0x20 * ones)),
-                                  _mm_cvtsi64_si128((long long)((w << 8 | before) & 0x1F * ones)));
-    before = w >> 56;
-    __m128i t = _mm_or_si128(_mm_or_si128(_mm_or_si128(REACH_AT(0), REACH_AT(1)),
-                                          _mm_or_si128(REACH_AT(2), REACH_AT(3))),
-                             _mm_or_si128(_mm_or_si128(REACH_AT(4), REACH_AT(5)),
-                                          _mm_or_si128(REACH_AT(6), REACH_AT(7))));
-    t = _mm_or_si128(t, carry);
-    unsigned at = ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(t, none)) & 0xFF;
-    if (at) {
-      uint64_t lanes = (uint64_t)_mm_cvtsi128_si64(t);
-      for (; at; at &= at - 1) {
-        unsigned i = (unsigned)__builtin_ctz(at);
-        if (!shift_or_candidates(x, p + i, (unsigned)~(lanes >> 8 * i) & 0xFF)) return SIZE_MAX;
-      }
+  size_t queued_at[QUEUE_STEPS];
+  uint64_t queued_lanes[QUEUE_STEPS];
+  unsigned queued_ends[QUEUE_STEPS];   /* bit i: a literal may end at lane i */
+  while (p + 8 <= x->n) {
+    size_t stop = x->n - p >= 8 * QUEUE_STEPS ? p + 8 * QUEUE_STEPS : x->n - 7;
+    unsigned queued = 0;
+    for (; p < stop; p += 8) {
+      uint64_t w;
+      memcpy(&w, x->h + p, 8);
+      __m128i d = _mm_unpacklo_epi8(_mm_cvtsi64_si128((long long)(w | 0x20 * ones)),
+                                    _mm_cvtsi64_si128((long long)((w << 8 | before) & 0x1F * ones)));
+      before = w >> 56;
+      __m128i t = _mm_or_si128(_mm_or_si128(_mm_or_si128(REACH_AT(0), REACH_AT(1)),
+                                            _mm_or_si128(REACH_AT(2), REACH_AT(3))),
+                               _mm_or_si128(_mm_or_si128(REACH_AT(4), REACH_AT(5)),
+                                            _mm_or_si128(REACH_AT(6), REACH_AT(7))));
+      t = _mm_or_si128(t, carry);
+      unsigned ends = ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(t, none)) & 0xFF;
+      queued_at[queued] = p;   /* written at every step, kept when it has candidates */
+      queued_lanes[queued] = (uint64_t)_mm_cvtsi128_si64(t);
+      queued_ends[queued] = ends;
+      queued += ends != 0;
+      carry = _mm_srli_si128(t, 8);
     }
-    carry = _mm_srli_si128(t, 8);
+    for (unsigned k = 0; k < queued; k++)
+      for (unsigned ends = queued_ends[k]; ends; ends &= ends - 1) {
+        unsigned i = (unsigned)__builtin_ctz(ends);
+        unsigned buckets = (unsigned)~(queued_lanes[k] >> 8 * i) & 0xFF;
+        if (!shift_or_candidates(x, queued_at[k] + i, buckets)) return SIZE_MAX;
+      }
   }
   *state = (uint64_t)_mm_cvtsi128_si64(carry);
   return p;

@@ -248,23 +248,25 @@ START_TEST(test_random_big_sets) {
 }
 END_TEST
 
-/* Needles 0 .. placed - 1 of v (in set s) put at every position of a
-** 100-byte text of filler: every loop finds each, and the set decides
-** every needle as the long way does.  ascii: the needles are ASCII. */
-static void check_every_position(const ifs_needle_set *s, const needles *v, size_t placed,
-                                 int ascii) {
+/* Needles 0 .. placed - 1 of v (in set s) put at each position from
+** from to to of an n-byte text of filler: every loop finds each, and the
+** set decides every needle as the long way does.  ascii: the needles are
+** ASCII. */
+static void check_positions(const ifs_needle_set *s, const needles *v, size_t placed, int ascii,
+                            size_t n, size_t from, size_t to) {
   static const char filler[] = "lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do "
-                               "eiusmod tempor incididunt ut labore et dolore magna aliqua";
-  char text[100];
+                               "eiusmod tempor incididunt ut labore et dolore magna aliqua. ";
+  static char text[1024];
+  ck_assert_uint_le(n, sizeof text);
   size_t asked = 0, decided = 0;
   for (size_t i = 0; i < placed; i++) {
-    for (size_t at = 0; at + v->raw_len[i] <= sizeof text; at++) {
-      memcpy(text, filler, sizeof text);
+    for (size_t at = from; at < to && at + v->raw_len[i] <= n; at++) {
+      for (size_t b = 0; b < n; b++) text[b] = filler[b % (sizeof filler - 1)];
       memcpy(text + at, v->raw[i], v->raw_len[i]);
-      decided += check_text(s, v, text, sizeof text, &asked);
+      decided += check_text(s, v, text, n, &asked);
       static signed char got[MAX_NEEDLES];
       for (int level = 0; level < LEVELS; level++) {
-        ifs_test_needle_set_find_level(s, v->all.p, text, sizeof text, ascii, got, level);
+        ifs_test_needle_set_find_level(s, v->all.p, text, n, ascii, got, level);
         ck_assert_msg(got[i] == 1, "%s at %zu: loop %d says %d", v->raw[i], at, level, got[i]);
       }
     }
@@ -272,8 +274,15 @@ static void check_every_position(const ifs_needle_set *s, const needles *v, size
   ck_assert_uint_eq(decided, asked);
 }
 
+/* The same at every position of a 100-byte text. */
+static void check_every_position(const ifs_needle_set *s, const needles *v, size_t placed,
+                                 int ascii) {
+  check_positions(s, v, placed, ascii, 100, 0, 100);
+}
+
 /* A big set's needles found at every position of a text, by the shift-or
 ** search: at the start (where the state holds no byte before), at the end,
+** across the SSE2 loop's batches of candidates,
 ** needles shorter than a prefix, needles with k or a letter not ASCII in
 ** the bytes after the prefix, and one whose only form here is KELVIN SIGN. */
 START_TEST(test_big_set_positions) {
@@ -299,6 +308,10 @@ START_TEST(test_big_set_positions) {
   ifs_needle_set *s = set_of(&v);
   ck_assert(ifs_test_needle_set_big(s));
   check_every_position(s, &v, PLACED, 0);
+  /* where the SSE2 loop's queue of candidates ends and starts again (every
+  ** 256 bytes), and the text's end past it */
+  check_positions(s, &v, PLACED, 0, 600, 230, 280);
+  check_positions(s, &v, PLACED, 0, 600, 490, 600);
   ifs_needle_set_free(s);
   needles_free(&v);
 }
