@@ -22,9 +22,10 @@
 ** fifth to a third of the positions through.  It is searched by shift-or instead
 ** ("big sets" below): each prefix with up to four bytes after it is a
 ** literal, and a table of eight buckets indexed by each byte and the one
-** before it finds where a literal may end (eight bytes a step with SSE2);
-** there the literal is looked up, the hash table holding a big set's pairs
-** by their literals.
+** before it finds where a literal may end (eight bytes a step with SSE2,
+** those places queued and looked up after every 32 steps); there the
+** literal is looked up, in a bitmap of the big set's own, then in the hash
+** table, which holds a big set's pairs by their literals.
 */
 #include "ifs_needle_set.h"
 #include "ifs_needle.h"
