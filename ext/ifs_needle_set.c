@@ -100,10 +100,9 @@ static ptrdiff_t entry_head_offset(const entry *e) {
 /* A big set's shift-or table (see "big sets"). */
 #define SHIFT_OR_BUCKETS 8
 #define DOMAIN_BITS 13   /* a byte, folded, and the low five bits of the byte before */
-/* A big set's bitmap of its literals' hashes: with a thousand phrases'
-** pairs, FILTER_BITS would be half set; this one turns down nearly every
-** candidate whose literal is in no phrase before the table is read (a
-** look-up the branch predictor cannot foresee either way). */
+/* A big set's bitmap of its literals' hashes: a thousand phrases' pairs
+** would set half of FILTER_BITS; this one turns down nearly every
+** candidate whose literal is in no phrase before the table is read. */
 #define BIG_FILTER_BITS 16384
 
 typedef struct shift_or {
@@ -148,7 +147,7 @@ struct ifs_needle_set {
   size_t left_all, left_ascii;       /* needles a search starts without an */
   signed char *start_all;            /* answer for; per needle, the answer */
   signed char *start_ascii;          /* it starts with (-1: none yet) */
-  uint64_t filter[FILTER_BITS / 64];
+  uint64_t filter[FILTER_BITS / 64];  /* (a big set's is in big) */
   set_needle *needles;
   prefix *prefixes;
   needle_link *links;
@@ -1363,7 +1362,7 @@ static inline __attribute__((always_inline)) int head_fits(const search *x, cons
 }
 
 /* The needles whose prefix, key of len bytes, is at q: the pairs from
-** slot h on.  Inlined into its callers, with head_fits(): calls at every
+** slot h on, when the bitmap filter (filter_words words) has h.  Inlined into its callers, with head_fits(): calls at every
 ** candidate of the filter cost a few percent of a row with a case's own
 ** list. */
 static inline __attribute__((always_inline)) void verify_pairs(search *x, size_t q, uint32_t key,
