@@ -134,12 +134,17 @@ static void skip_ws(jparser *p) {
   }
 }
 
-static int hex_value(unsigned char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
+/* Each byte's value as a hex digit, plus one (0: not a digit).  A table,
+** not comparisons: Python's json.dumps escapes every character past ASCII
+** as \uXXXX, and a branch on whether each digit is a letter is a coin
+** toss. */
+static const unsigned char hex_plus_one[256] = {
+  ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8,
+  ['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15,
+  ['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
+static int hex_value(unsigned char c) { return hex_plus_one[c] - 1; }
 
 /* The index of the first '"', '\\' or control character in s[i..n), or n:
 ** sixteen bytes at a time with vectors (most strings of a constraints text
@@ -188,8 +193,9 @@ static int scan_string(const unsigned char *s, size_t n, size_t i,
     unsigned char c = s[i];
     if (c == 'u') {
       if (n - i <= 4) return IFS_INVALID;
-      for (int k = 1; k <= 4; k++)
-        if (hex_value(s[i + k]) < 0) return IFS_INVALID;
+      if ((hex_value(s[i + 1]) | hex_value(s[i + 2]) | hex_value(s[i + 3]) |
+           hex_value(s[i + 4])) < 0)
+        return IFS_INVALID;
       i += 5;
     } else if (c == '"' || c == '\\' || c == '/' || c == 'b' || c == 'f' ||
                c == 'n' || c == 'r' || c == 't') {

@@ -505,6 +505,49 @@ START_TEST(test_nul) {
 }
 END_TEST
 
+/* Every byte as each of a \uXXXX escape's four digits, the others 0:
+** json.loads takes 0-9, a-f and A-F alone, and the digit's value lands in
+** its place (a lone code point, surrogates too, in up to three bytes). */
+START_TEST(test_hex_escapes) {
+  for (unsigned place = 0; place < 4; place++) {
+    for (unsigned b = 0; b < 256; b++) {
+      char in[] = "\"\\u0000\"";
+      in[3 + place] = (char)b;
+      int value = b >= '0' && b <= '9' ? (int)b - '0'
+                : b >= 'a' && b <= 'f' ? (int)b - 'a' + 10
+                : b >= 'A' && b <= 'F' ? (int)b - 'A' + 10 : -1;
+      ifs_arena a;
+      ifs_arena_init(&a);
+      ifs_jval *v = NULL;
+      ifs_status rc = ifs_json_parse(in, sizeof in - 1, &a, &v);
+      ck_assert_msg((rc == IFS_OK) == (value >= 0), "byte 0x%02x as digit %u", b, place);
+      ck_assert_int_eq(ifs_json_valid(in, sizeof in - 1), rc);
+      if (value >= 0) {
+        uint32_t cp = (uint32_t)value << (4 * (3 - place));
+        unsigned char want[3];
+        size_t wn;
+        if (cp < 0x80) {
+          want[0] = (unsigned char)cp;
+          wn = 1;
+        } else if (cp < 0x800) {
+          want[0] = (unsigned char)(0xC0 | cp >> 6);
+          want[1] = (unsigned char)(0x80 | (cp & 0x3F));
+          wn = 2;
+        } else {
+          want[0] = (unsigned char)(0xE0 | cp >> 12);
+          want[1] = (unsigned char)(0x80 | (cp >> 6 & 0x3F));
+          want[2] = (unsigned char)(0x80 | (cp & 0x3F));
+          wn = 3;
+        }
+        ck_assert_uint_eq(v->len, wn);
+        ck_assert_msg(memcmp(v->str, want, wn) == 0, "byte 0x%02x as digit %u", b, place);
+      }
+      ifs_arena_free(&a);
+    }
+  }
+}
+END_TEST
+
 /* Strings of every length and alignment, against a model: the vector,
 ** word and byte scans must stop at the same quote, backslash or control
 ** character.  Each piece is its bytes in the literal, what they decode
@@ -901,6 +944,7 @@ static Suite *json_suite(void) {
   tcase_add_test(tc, test_float_rounding);
   tcase_add_test(tc, test_int_digit_limit);
   tcase_add_test(tc, test_nul);
+  tcase_add_test(tc, test_hex_escapes);
   tcase_add_test(tc, test_string_scan);
   tcase_add_test(tc, test_duplicates_large);
   tcase_add_test(tc, test_big_containers);
