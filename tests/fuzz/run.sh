@@ -4,7 +4,10 @@
 #
 #   FUZZ_SECONDS=600 FUZZ_JOBS=2 sh tests/fuzz/run.sh fuzz_json fuzz_eval
 #
-# A crash, leak, timeout (-timeout=10 s: a regex beating the match budget)
+# A crash, leak, timeout (-timeout=30 s: a regex beating the match budget;
+# one that spends its whole budget takes a second or two a search, and
+# fuzz_eval searches each input eight times: warm, again, fresh, scores,
+# the key variants)
 # or broken invariant leaves build/fuzz/artifacts/TARGET-crash-*; copy it to
 # tests/fuzz/regressions/TARGET/ so that make fuzz-replay keeps checking it.
 # Logs: build/fuzz/logs/TARGET.log.  Exit 1 when any target failed.
@@ -22,7 +25,7 @@ run_one() {
   dict=""
   [ -f "tests/fuzz/$t.dict" ] && dict="-dict=tests/fuzz/$t.dict"
   mkdir -p "build/fuzz/corpus/$t"
-  if "build/fuzz/$t" -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2560 \
+  if "build/fuzz/$t" -max_total_time="$SECS" -timeout=30 -rss_limit_mb=2560 \
       -max_len=8192 -print_final_stats=1 $dict \
       -artifact_prefix="build/fuzz/artifacts/$t-" "build/fuzz/corpus/$t" \
       >"build/fuzz/logs/$t.log" 2>&1; then
