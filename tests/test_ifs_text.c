@@ -357,6 +357,27 @@ START_TEST(test_scan_flags) {
 }
 END_TEST
 
+/* ifs_is_ascii() at every length to 40, with no byte past ASCII or one at
+** each place (0x80 and 0xFF), the string read from an offset past the start
+** of its buffer, whose bytes before and after are not ASCII. */
+START_TEST(test_is_ascii) {
+  static const unsigned char highs[] = {0x80, 0xFF};
+  unsigned char buf[48];
+  for (size_t n = 0; n <= 40; n++) {
+    memset(buf, 0xC3, sizeof buf);
+    memset(buf + 4, 'a', n);
+    ck_assert_msg(ifs_is_ascii((const char *)buf + 4, n), "length %zu, ASCII", n);
+    for (size_t at = 0; at < n; at++)
+      for (size_t h = 0; h < sizeof highs; h++) {
+        buf[4 + at] = highs[h];
+        ck_assert_msg(!ifs_is_ascii((const char *)buf + 4, n), "length %zu, 0x%02x at %zu", n,
+                      highs[h], at);
+        buf[4 + at] = 'a';
+      }
+  }
+}
+END_TEST
+
 START_TEST(test_find_matches_naive) {
   static char h[300], nd[40];
   unsigned seed = 99;
@@ -421,6 +442,7 @@ static Suite *text_suite(void) {
   tcase_add_test(tc, test_lower_matches_model);
   tcase_add_test(tc, test_vector_matches_byte_loops);
   tcase_add_test(tc, test_scan_flags);
+  tcase_add_test(tc, test_is_ascii);
   tcase_add_test(tc, test_find_matches_naive);
   tcase_add_test(tc, test_find_adversarial_is_linear);
   suite_add_tcase(s, tc);
