@@ -1362,9 +1362,9 @@ static inline __attribute__((always_inline)) int head_fits(const search *x, cons
 }
 
 /* The needles whose prefix, key of len bytes, is at q: the pairs from
-** slot h on, when the bitmap filter (filter_words words) has h.  Inlined into its callers, with head_fits(): calls at every
-** candidate of the filter cost a few percent of a row with a case's own
-** list. */
+** slot h on, when the bitmap filter (filter_words words) has h.  Inlined
+** into its callers, with head_fits(): calls at every candidate of the
+** filter cost a few percent of a row with a case's own list. */
 static inline __attribute__((always_inline)) void verify_pairs(search *x, size_t q, uint32_t key,
                                                                unsigned len, uint32_t h,
                                                                const uint64_t *filter,
@@ -1511,8 +1511,9 @@ static size_t shift_or_blocks(search *x, uint64_t *state) {
     for (; p < stop; p += 8) {
       uint64_t w;
       memcpy(&w, x->h + p, 8);
+      uint64_t before_bits = (w << 8 | before) & 0x1F * ones;
       __m128i d = _mm_unpacklo_epi8(_mm_cvtsi64_si128((long long)(w | 0x20 * ones)),
-                                    _mm_cvtsi64_si128((long long)((w << 8 | before) & 0x1F * ones)));
+                                    _mm_cvtsi64_si128((long long)before_bits));
       before = w >> 56;
       __m128i t = _mm_or_si128(_mm_or_si128(_mm_or_si128(REACH_AT(0), REACH_AT(1)),
                                             _mm_or_si128(REACH_AT(2), REACH_AT(3))),
