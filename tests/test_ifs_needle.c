@@ -280,6 +280,42 @@ START_TEST(test_adversarial_defers) {
 }
 END_TEST
 
+/* An ASCII needle at every place of texts of every length to 200, among
+** decoys (copies of it with its second byte changed, which its first,
+** middle and last bytes let through): found wherever it is, however the
+** 64- and 32-byte steps and the last step, which overlaps the one before,
+** fall; not found in the decoys alone. */
+START_TEST(test_ascii_every_place) {
+  static const char *const needles[] = {"a", "ab", "the", "tapestry", "in conclusion",
+                                        "please consult a professional",
+                                        "abcdefghijklmnopqrstuvwxyz0123456789-=;,"};
+  char text[200];
+  for (size_t k = 0; k < sizeof needles / sizeof needles[0]; k++) {
+    const char *low = needles[k];
+    size_t len = strlen(low);
+    ifs_needle nd;
+    ifs_needle_init(&nd, low, len);
+    for (size_t n = len; n <= sizeof text; n++) {
+      for (size_t i = 0; i < n; i++) {   /* decoys, or dots for a needle of three or less */
+        text[i] = len > 3 ? low[i % len] : '.';
+        if (len > 3 && i % len == 1) text[i] = '#';
+      }
+      ck_assert_int_eq(needle_find(&nd, text, n, 1), 0);
+      ck_assert_int_eq(needle_find(&nd, text, n, 0), 0);
+      for (size_t p = 0; p + len <= n; p++) {
+        char keep[64];
+        memcpy(keep, text + p, len);
+        for (size_t i = 0; i < len; i++)   /* the needle, uppercased */
+          text[p + i] = (char)(low[i] >= 'a' && low[i] <= 'z' ? low[i] - 32 : low[i]);
+        ck_assert_msg(needle_find(&nd, text, n, 1) == 1 && needle_find(&nd, text, n, 0) == 1,
+                      "\"%s\" at %zu of %zu bytes not found", low, p, n);
+        memcpy(text + p, keep, len);
+      }
+    }
+  }
+}
+END_TEST
+
 static Suite *needle_suite(void) {
   Suite *s = suite_create("ifs_needle");
   TCase *tc = tcase_create("core");
@@ -288,6 +324,7 @@ static Suite *needle_suite(void) {
   tcase_add_test(tc, test_plain_needles);
   tcase_add_test(tc, test_ascii_compare_in_steps);
   tcase_add_test(tc, test_adversarial_defers);
+  tcase_add_test(tc, test_ascii_every_place);
   suite_add_tcase(s, tc);
   return s;
 }
