@@ -316,6 +316,42 @@ START_TEST(test_ascii_every_place) {
 }
 END_TEST
 
+/* The decoding search (a needle with k, which KELVIN SIGN lowers to, or
+** not ASCII, in text that is not ASCII) at every place of texts of every
+** length to 160, with a decoy (the needle with its last character changed)
+** before or after it: found wherever it is, however the 32-byte steps and
+** the last one, which overlaps the one before, fall; not with the decoy
+** alone. */
+START_TEST(test_decoding_every_place) {
+  static const char *const needles[] = {"k", "ok", "kelvin", "\xcf\x89mega",
+                                        "\xd0\xbf\xd1\x80\xd0\xb8\xd0\xb2\xd0\xb5\xd1\x82"};
+  char text[160], decoy[32];
+  for (size_t k = 0; k < sizeof needles / sizeof needles[0]; k++) {
+    const char *low = needles[k];
+    size_t len = strlen(low), dn = 0;
+    ifs_needle nd;
+    ifs_needle_init(&nd, low, len);
+    if (len >= 3) {   /* the last character made '#' */
+      dn = len;
+      while (dn > 0 && ((unsigned char)low[dn - 1] & 0xC0) == 0x80) dn--;
+      memcpy(decoy, low, dn - 1);
+      decoy[dn - 1] = '#';
+    }
+    for (size_t n = len; n <= sizeof text; n++) {
+      for (size_t p = 0; p + len <= n; p++) {
+        memset(text, '.', n);
+        if (dn && p + len + 3 + dn <= n) memcpy(text + p + len + 3, decoy, dn);
+        else if (dn && p >= dn + 1) memcpy(text, decoy, dn);
+        ck_assert_int_eq(needle_find(&nd, text, n, 0), 0);
+        memcpy(text + p, low, len);
+        ck_assert_msg(needle_find(&nd, text, n, 0) == 1, "needle %zu at %zu of %zu bytes not found",
+                      k, p, n);
+      }
+    }
+  }
+}
+END_TEST
+
 static Suite *needle_suite(void) {
   Suite *s = suite_create("ifs_needle");
   TCase *tc = tcase_create("core");
@@ -325,6 +361,7 @@ static Suite *needle_suite(void) {
   tcase_add_test(tc, test_ascii_compare_in_steps);
   tcase_add_test(tc, test_adversarial_defers);
   tcase_add_test(tc, test_ascii_every_place);
+  tcase_add_test(tc, test_decoding_every_place);
   suite_add_tcase(s, tc);
   return s;
 }
