@@ -1048,9 +1048,8 @@ AVX2_TARGET static inline __m256i lookup_avx2(__m256i tl, __m256i th, __m256i x)
 /* The AVX2 loop in two shapes, chosen by narrow (a constant at each call,
 ** so that each is compiled on its own): sixteen buckets, each table whole,
 ** 16 positions a step (the same 16 text bytes in both lanes: buckets 0-7
-** left, 8-15 right; wide_block_avx2 below takes 32 a step, and leaves this
-** loop a text's last positions); or a narrow set's eight, each table's left
-** lane in both lanes, 32 positions a step. */
+** left, 8-15 right); or a narrow set's eight, each table's left lane in
+** both lanes, 32 positions a step. */
 #define NARROW 32
 #define AVX2_INLINE AVX2_TARGET static inline __attribute__((always_inline))
 
@@ -1097,52 +1096,6 @@ AVX2_INLINE size_t loop_avx2(const tables *t, const tables *ext, const unsigned 
           _mm256_and_si256(ext_avx2(ext, 0, a, narrow), ext_avx2(ext, 1, a, narrow)),
           _mm256_and_si256(ext_avx2(ext, 2, a, narrow), ext_avx2(ext, 3, a, narrow)));
       m = nonzero_avx2(_mm256_and_si256(r, e), narrow);
-    }
-    if (m) { *bits = m; return q; }
-  }
-  *bits = 0;
-  return q;
-}
-
-/* Buckets 0-7 (*r0) and 8-15 (*r1) that tables tt allow at each of the 32
-** positions from p: each byte's nibbles found once for both halves (the
-** tables, a half in both lanes, read from memory: sixteen of them would not
-** stay in registers). */
-AVX2_INLINE void halves_avx2(const tables *tt, const unsigned char *p, __m256i *r0,
-                             __m256i *r1) {
-  const __m256i nib = _mm256_set1_epi8(0x0F);
-  *r0 = *r1 = _mm256_set1_epi8(-1);
-#pragma GCC unroll 4
-  for (int k = 0; k < PREFIX_MAX; k++) {
-    __m256i x = IFS_LOAD32(p + k);
-    __m256i lo = _mm256_and_si256(x, nib), hi = _mm256_and_si256(_mm256_srli_epi16(x, 4), nib);
-    *r0 = _mm256_and_si256(*r0, _mm256_and_si256(
-        _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(LOAD16(tt->lo[k])), lo),
-        _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(LOAD16(tt->hi[k])), hi)));
-    *r1 = _mm256_and_si256(*r1, _mm256_and_si256(
-        _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(LOAD16(tt->lo[k] + 16)), lo),
-        _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(LOAD16(tt->hi[k] + 16)), hi)));
-  }
-}
-
-AVX2_INLINE unsigned any_avx2(__m256i r0, __m256i r1) {
-  return ~(unsigned)_mm256_movemask_epi8(
-      _mm256_cmpeq_epi8(_mm256_or_si256(r0, r1), _mm256_setzero_si256()));
-}
-
-/* Sixteen buckets, 32 positions a step, as AVX-512 takes them: 0.94 of the
-** time of loop_avx2's 16 (a refusal list's fifty phrases over the corpus's
-** answers), which the text's last positions are left to. */
-AVX2_TARGET static size_t wide_block_avx2(const tables *t, const tables *ext,
-                                          const unsigned char *h, size_t n, size_t q,
-                                          uint64_t *bits) {
-  for (; q + NARROW + PREFIX_MAX - 1 <= n; q += NARROW) {
-    __m256i r0, r1, e0, e1;
-    halves_avx2(t, h + q, &r0, &r1);
-    unsigned m = any_avx2(r0, r1);
-    if (m && q + NARROW + 2 * PREFIX_MAX - 1 <= n) {   /* the bytes after the prefixes */
-      halves_avx2(ext, h + q + PREFIX_MAX, &e0, &e1);
-      m = any_avx2(_mm256_and_si256(r0, e0), _mm256_and_si256(r1, e1));
     }
     if (m) { *bits = m; return q; }
   }
@@ -1266,7 +1219,7 @@ static int vector_level(int level) {
 
 /* The vector loop of a level vector_level() gave; level 0 scans nothing.
 ** *width: the positions *bits covers (AVX-512 steps by WIDE, AVX2 by
-** NARROW, then, near the end, by BLOCK). */
+** NARROW for a narrow set, then, near the end, by BLOCK). */
 static size_t next_block(const tables *t, const tables *ext, const unsigned char *h, size_t n,
                          size_t q, int narrow, int level, uint64_t *bits, size_t *width) {
   unsigned b16 = 0;
@@ -1278,10 +1231,6 @@ static size_t next_block(const tables *t, const tables *ext, const unsigned char
   }
   if (level == 2 && narrow) {
     q = narrow_block_avx2(t, ext, h, n, q, bits);
-    if (*bits) { *width = NARROW; return q; }
-  }
-  if (level == 2 && !narrow) {
-    q = wide_block_avx2(t, ext, h, n, q, bits);
     if (*bits) { *width = NARROW; return q; }
   }
   if (level >= 2) return block_avx2(t, ext, h, n, q, bits);

@@ -283,8 +283,8 @@ END_TEST
 /* An ASCII needle at every place of texts of every length to 200, among
 ** decoys (copies of it with its second byte changed, which its first,
 ** middle and last bytes let through): found wherever it is, however the
-** 64- and 32-byte steps and the last step, which overlaps the one before,
-** fall; not found in the decoys alone. */
+** vector loops' steps (32 and 16 bytes) and the byte loop after them
+** divide the text; not found in the decoys alone. */
 START_TEST(test_ascii_every_place) {
   static const char *const needles[] = {"a", "ab", "the", "tapestry", "in conclusion",
                                         "please consult a professional",
@@ -319,9 +319,9 @@ END_TEST
 /* The decoding search (a needle with k, which KELVIN SIGN lowers to, or
 ** not ASCII, in text that is not ASCII) at every place of texts of every
 ** length to 160, with a decoy (the needle with its last character changed)
-** before or after it: found wherever it is, however the 32-byte steps and
-** the last one, which overlaps the one before, fall; not with the decoy
-** alone. */
+** before or after it: found wherever it is, however the vector loops'
+** steps (32 and 16 bytes) and the byte loop after them divide the text;
+** not with the decoy alone. */
 START_TEST(test_decoding_every_place) {
   static const char *const needles[] = {"k", "ok", "kelvin", "\xcf\x89mega",
                                         "\xd0\xbf\xd1\x80\xd0\xb8\xd0\xb2\xd0\xb5\xd1\x82"};
