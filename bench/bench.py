@@ -22,14 +22,16 @@ Sections:
   4. how cost grows with rows, response length, needles per row and
      distinct constraint texts: a table each, every point in a process of
      its own so that its peak memory is its own; --svg-dir gets a chart each;
-  5. with --compare LIB, this build against another, both in this process
-     and taken in turn for --rounds rounds: each build's ratio to the
-     length() scan and the median of their ratio round by round.
+  5. with --compare LIB, this build against another, each loaded twice in
+     this process, the four connections taken in turn for --rounds rounds:
+     each build's ratio to the length() scan, the median of their ratio
+     round by round, and of this build's two copies' ratio (the noise).
 
 --quick runs a small version of everything (make bench-smoke).
 """
 import argparse
 import json
+import math
 import os
 import platform
 import random
@@ -339,30 +341,56 @@ THREE = ("SELECT sum(if_score(response, constraints)), sum(length(if_reason(resp
 LENGTH = "SELECT sum(length(response)) FROM v"
 
 
+# Each build is loaded twice, in connections THIS and OTHER: a connection's
+# place in the process moves its times by a few percent (a build against a
+# copy of itself read 0.96 to 1.05 with one connection each), and the two
+# copies of this build, compared with each other, show how far that goes.
+THIS, OTHER = (0, 3), (1, 2)
+
+
 def compare_round(cons, order, query, ratios):
-    """One round: each build's query time over its length() scan, in turn."""
+    """One round: each connection's query time over its length() scan, in turn."""
     for i in order:
         ts = timed(cons[i], query, 1)
         ratios[i].append(ts / max(timed(cons[i], LENGTH, 1), 1e-9))
 
 
+def rotated(r):
+    """The four connections' order in round r: each goes first in turn."""
+    return [(r + k) % 4 for k in range(4)]
+
+
 def compare_line(name, ratios):
-    paired = [a / b for a, b in zip(*ratios)]
+    def build(pair):   # a build's ratio each round: the geometric mean of its two connections
+        return [math.sqrt(x * y) for x, y in zip(ratios[pair[0]], ratios[pair[1]])]
+    this, other = build(THIS), build(OTHER)
+    paired = [t / o for t, o in zip(this, other)]
+    same = [x / y for x, y in zip(ratios[THIS[0]], ratios[THIS[1]])]
     faster = sum(p < 1 for p in paired)
-    print(f"{name:52} {statistics.median(ratios[0]):6.2f}x {statistics.median(ratios[1]):6.2f}x"
-          f" {statistics.median(paired):10.3f} {faster:4} of {len(paired)}")
+    print(f"{name:52} {statistics.median(this):6.2f}x {statistics.median(other):6.2f}x"
+          f" {statistics.median(paired):10.3f} {statistics.median(same):9.3f}"
+          f" {faster:4} of {len(paired)}")
 
 
 def compare(rows, cases, args):
-    """This build against another (--compare LIB), each in a connection of
-    its own in this process, taken in turn round by round (the order flipped
-    every round): per shape, each build's median ratio to the length() scan,
-    and the median over the rounds of this build's ratio over the other's,
-    from which the machine's drift mostly cancels out."""
-    cons = [connect(args.lib), connect(args.compare)]
+    """This build against another (--compare LIB), each loaded in two
+    connections of this process, the four taken in turn round by round (each
+    first in turn): per shape, each build's median ratio to the length()
+    scan; the median over the rounds of this build's ratio over the other's
+    (each the geometric mean of its two connections), from which the
+    machine's drift and a connection's place mostly cancel out; and of this
+    build's two connections' ratio to each other, how far two copies of one
+    build differ (the noise a difference must stand above)."""
+    libs = [None] * 4
+    for i in THIS:
+        libs[i] = args.lib
+    for i in OTHER:
+        libs[i] = args.compare
+    cons = [connect(lib) for lib in libs]
     print(f"compare: this build ({os.path.relpath(args.lib, ROOT)}) against {args.compare},"
-          f" {args.rounds} rounds, the builds in turn")
-    print(f"{'shape':52} {'this':>7} {'other':>7} {'this/other':>10} {'faster':>9}")
+          f" {args.rounds} rounds, each build in two connections, the four in turn")
+    print(f"{'shape':52} {'this':>7} {'other':>7} {'this/other':>10} {'this/this':>9}"
+          f" {'faster':>9}")
     for name, table, query in (
             ("if_score, the eval rows", rows, SCORE),
             ("if_score+if_reason+if_pass, the eval rows", rows, THREE),
@@ -370,16 +398,16 @@ def compare(rows, cases, args):
         for con in cons:
             make_table(con, "v", table)
             warm(con, query)
-        ratios = [[], []]
+        ratios = [[] for _ in cons]
         for r in range(args.rounds):
-            compare_round(cons, (0, 1) if r % 2 == 0 else (1, 0), query, ratios)
+            compare_round(cons, rotated(r), query, ratios)
         compare_line(name, ratios)
     per_case = phrase_tables(rows, cases)[1][1]
     for name, base in (("one constraints text per row, all distinct", rows),
                        ("the same with each case's 10 + the 50 phrases", per_case)):
-        ratios = [[], []]   # texts neither connection has seen, every round
+        ratios = [[] for _ in cons]   # texts no connection has seen, every round
         for r in range(args.rounds):
-            for i in (0, 1) if r % 2 == 0 else (1, 0):
+            for i in rotated(r):
                 make_table(cons[i], "v", own_texts(base, f"round{r}-{i}"))
                 compare_round(cons, (i,), SCORE, ratios)
         compare_line(name, ratios)
@@ -533,7 +561,6 @@ def svg_chart(sweep):
     W, H, L, R, T, B = 560, 300, 64, 150, 36, 48
     xs = [p["x"] for p in pts]
     ys = [[p["score"] / p["bytes"] * 1e9 for p in pts], [p["length"] / p["bytes"] * 1e9 for p in pts]]
-    import math
     lx0, lx1 = math.log10(min(xs)), math.log10(max(xs))
     if lx1 == lx0:
         lx1 = lx0 + 1
