@@ -302,26 +302,52 @@ AVX2_TARGET static int find_avx2(const ifs_needle *nd, const char *h, size_t n, 
   }
 }
 
-/* The ASCII search 32 positions at a time from *p, as find_avx2(): the
-** needle's first, middle and last bytes filter (mid: the middle byte's
-** set; each set one member, a letter's two cases). */
+/* 0xFF at each of the 32 positions from at where the text holds the
+** needle's first, middle and last bytes (each set one member, a letter's
+** two cases). */
+AVX2_TARGET static inline __m256i ascii_candidates32(const ifs_needle *nd, const ifs_byteset *mid,
+                                                     const char *h, size_t at, size_t middle,
+                                                     size_t last) {
+  __m256i m = _mm256_and_si256(one_member32(&nd->ascii_first, IFS_LOAD32(h + at)),
+                               one_member32(&nd->ascii_last, IFS_LOAD32(h + at + last)));
+  return _mm256_and_si256(m, one_member32(mid, IFS_LOAD32(h + at + middle)));
+}
+
+/* The ASCII search from *p, as find_avx2(), to the text's end: 64
+** positions a step (one branch for two vectors), then 32, then a step that
+** ends where the text does, the positions tested before it masked off (a
+** byte loop there would take a branch at each, mispredicted at random). */
 AVX2_TARGET static int find_ascii_avx2(const ifs_needle *nd, const ifs_byteset *mid,
                                        const char *h, size_t n, size_t *p, size_t *work,
                                        size_t budget) {
   const size_t last = nd->len - 1, middle = nd->len / 2;
+  if (n - *p < last + 32) return 0;
+  const size_t end = n - last - 32;   /* the last step's first position */
   for (;;) {
-    unsigned mask = 0;
-    size_t at = *p;
-    for (; at + last + 32 <= n && !mask; at += 32) {
-      __m256i m = _mm256_and_si256(one_member32(&nd->ascii_first, IFS_LOAD32(h + at)),
-                                   one_member32(&nd->ascii_last, IFS_LOAD32(h + at + last)));
-      m = _mm256_and_si256(m, one_member32(mid, IFS_LOAD32(h + at + middle)));
-      mask = (unsigned)_mm256_movemask_epi8(m);
+    uint64_t mask = 0;
+    size_t at = *p, base = at;   /* mask's bit i: position base + i */
+    for (; !mask && at + 32 <= end; at += 64) {
+      __m256i a = ascii_candidates32(nd, mid, h, at, middle, last),
+              b = ascii_candidates32(nd, mid, h, at + 32, middle, last), any = _mm256_or_si256(a, b);
+      if (_mm256_testz_si256(any, any)) continue;
+      mask = (unsigned)_mm256_movemask_epi8(a) | (uint64_t)(unsigned)_mm256_movemask_epi8(b) << 32;
+      base = at;
+    }
+    if (!mask && at <= end) {
+      mask = (unsigned)_mm256_movemask_epi8(ascii_candidates32(nd, mid, h, at, middle, last));
+      base = at;
+      at += 32;
+    }
+    if (!mask && at < end + 32) {   /* the last step, overlapping the one before */
+      mask = (unsigned)_mm256_movemask_epi8(ascii_candidates32(nd, mid, h, end, middle, last)) &
+             ~0u << (at - end);
+      base = end;
+      at = end + 32;
     }
     *p = at;
     if (!mask) return 0;
     for (; mask; mask &= mask - 1) {
-      if (verify_ascii_at(nd, h, n, at - 32 + (size_t)__builtin_ctz(mask), work)) return 1;
+      if (verify_ascii_at(nd, h, n, base + (size_t)__builtin_ctzll(mask), work)) return 1;
       if (*work > budget) return -1;
     }
   }

@@ -283,8 +283,9 @@ END_TEST
 /* An ASCII needle at every place of texts of every length to 200, among
 ** decoys (copies of it with its second byte changed, which its first,
 ** middle and last bytes let through): found wherever it is, however the
-** vector loops' steps (32 and 16 bytes) and the byte loop after them
-** divide the text; not found in the decoys alone. */
+** AVX2 loop's steps of 64 and 32 positions and its last step, which ends
+** where the text does, divide the text (or, in a text too short for a step,
+** the 16-byte and byte loops); not found in the decoys alone. */
 START_TEST(test_ascii_every_place) {
   static const char *const needles[] = {"a", "ab", "the", "tapestry", "in conclusion",
                                         "please consult a professional",
