@@ -328,9 +328,11 @@ AVX2_TARGET static int find_ascii_avx2(const ifs_needle *nd, const ifs_byteset *
     size_t at = *p, base = at;   /* mask's bit i: position base + i */
     for (; !mask && at + 32 <= end; at += 64) {
       __m256i a = ascii_candidates32(nd, mid, h, at, middle, last),
-              b = ascii_candidates32(nd, mid, h, at + 32, middle, last), any = _mm256_or_si256(a, b);
+              b = ascii_candidates32(nd, mid, h, at + 32, middle, last);
+      __m256i any = _mm256_or_si256(a, b);
       if (_mm256_testz_si256(any, any)) continue;
-      mask = (unsigned)_mm256_movemask_epi8(a) | (uint64_t)(unsigned)_mm256_movemask_epi8(b) << 32;
+      mask = (unsigned)_mm256_movemask_epi8(a) |
+             (uint64_t)(unsigned)_mm256_movemask_epi8(b) << 32;
       base = at;
     }
     if (!mask && at <= end) {
@@ -338,7 +340,7 @@ AVX2_TARGET static int find_ascii_avx2(const ifs_needle *nd, const ifs_byteset *
       base = at;
       at += 32;
     }
-    if (!mask && at < end + 32) {   /* the last step, overlapping the one before */
+    if (!mask && at < end + 32) {   /* the last step, overlapping the one before (by 1-31) */
       mask = (unsigned)_mm256_movemask_epi8(ascii_candidates32(nd, mid, h, end, middle, last)) &
              ~0u << (at - end);
       base = end;
