@@ -198,13 +198,22 @@ def timed(con, sql, runs):
     return statistics.median(times)
 
 
-def score_vs_length(con, table, runs, spread=None):
+def texts_query(table):
+    """What SQLite takes to hand a function both texts of each row: unicode()
+    reads a character of each, but SQLite reads each whole out of the row."""
+    return f"SELECT sum(unicode(response) + unicode(constraints)) FROM {table}"
+
+
+def score_vs_length(con, table, runs, spread=None, texts=None):
     """(if_score seconds, length() seconds): medians, alternating; each run's
-    ratio is appended to spread when given."""
+    ratio is appended to spread when given, and the ratio of texts_query()'s
+    time to the scan's to texts."""
     ts, tl = [], []
     for _ in range(runs):
         ts.append(timed(con, f"SELECT sum(if_score(response, constraints)) FROM {table}", 1))
         tl.append(timed(con, f"SELECT sum(length(response)) FROM {table}", 1))
+        if texts is not None:
+            texts.append(timed(con, texts_query(table), 1) / max(tl[-1], 1e-9))
     if spread is not None:
         spread.extend(a / b for a, b in zip(ts, tl) if b > 0)
     return statistics.median(ts), statistics.median(tl)
@@ -269,32 +278,36 @@ def main_table(con, rows, args):
 def shapes(con, rows, cases, args):
     """The shapes with goals: phrase lists (one list on every row, and each
     case's own must_include with the shared refusal list) and one
-    constraints text per row."""
+    constraints text per row.  Beside each, under texts, what SQLite alone
+    takes to hand a function the row's two texts (texts_query()), as a
+    ratio to the same scan: the part of if_score's ratio no extension can
+    take away."""
     n = len(rows)
     print(f"{'shape':52} {'rows':>7} {'if_score s':>11} {'length() s':>11} {'ratio':>7}"
-          f" {'runs':>10} {'rows/s':>12}")
+          f" {'runs':>10} {'texts':>6} {'rows/s':>12}")
     goals = []
     for name, table in phrase_tables(rows, cases):
         make_table(con, "v", table)
         warm(con, "SELECT sum(if_score(response, constraints)) FROM v")
-        spread = []
-        ts, tl = score_vs_length(con, "v", args.runs, spread)
+        spread, texts = [], []
+        ts, tl = score_vs_length(con, "v", args.runs, spread, texts)
         print(f"{name:52} {n:7,} {ts:11.4f} {tl:11.4f} {ts / tl:6.2f}x {fmt_spread(spread):>10}"
-              f" {fmt_rate(n, ts):>12}")
+              f" {statistics.median(texts):6.2f} {fmt_rate(n, ts):>12}")
         goals.append((name + " / length() scan", ts / tl))
     # every run on texts this connection has not seen: a table of its own per run
     per_case = phrase_tables(rows, cases)[1][1]
     for name, table in (("one constraints text per row, all distinct", rows),
                         ("the same with each case's 10 + the 50 phrases", per_case)):
-        ts_all, tl_all = [], []
+        ts_all, tl_all, texts = [], [], []
         for run in range(args.runs):
             make_table(con, "own", own_texts(table, f"run{run}"))
             ts_all.append(timed(con, "SELECT sum(if_score(response, constraints)) FROM own", 1))
             tl_all.append(timed(con, "SELECT sum(length(response)) FROM own", 1))
+            texts.append(timed(con, texts_query("own"), 1) / max(tl_all[-1], 1e-9))
         ts, tl = statistics.median(ts_all), statistics.median(tl_all)
         spread = [a / b for a, b in zip(ts_all, tl_all) if b > 0]
         print(f"{name:52} {n:7,} {ts:11.4f} {tl:11.4f} {ts / tl:6.2f}x {fmt_spread(spread):>10}"
-              f" {fmt_rate(n, ts):>12}")
+              f" {statistics.median(texts):6.2f} {fmt_rate(n, ts):>12}")
         goals.append((name + " / length() scan", ts / tl))
     print()
     for g, r in goals:
