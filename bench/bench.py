@@ -17,7 +17,8 @@ Sections:
      row's text distinct, each run on texts the connection has not seen),
      and the two together (each case's 10 with the 50, every text
      distinct), with the lowest and highest ratio of their runs beside the
-     median;
+     median, and what SQLite alone takes to hand a function each row's two
+     texts (texts);
   3. focused variants (where the time goes);
   4. how cost grows with rows, response length, needles per row and
      distinct constraint texts: a table each, every point in a process of
