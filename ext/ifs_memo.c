@@ -21,14 +21,18 @@ static int holds(const ifs_buf *b, const char *s, size_t n) {
   return b->len == n && (n == 0 || memcmp(b->p, s, n) == 0);
 }
 
-/* The first and the last eight bytes of s (fewer, zero-padded, when it is
-** shorter); zeros for NULL. */
+/* The first and the last eight bytes of s (when it is shorter, its bytes
+** zero-padded, twice); zeros for NULL.  Eight-byte loads: this runs at
+** every row of a query that calls one function. */
 static void ends_of(const char *s, size_t n, uint64_t ends[2]) {
-  size_t k = n < 8 ? n : 8;
-  ends[0] = ends[1] = 0;
-  if (!s) return;
-  memcpy(&ends[0], s, k);
-  memcpy(&ends[1], s + n - k, k);
+  if (s && n >= 8) {
+    memcpy(&ends[0], s, 8);
+    memcpy(&ends[1], s + n - 8, 8);
+    return;
+  }
+  ends[0] = 0;
+  if (s) memcpy(&ends[0], s, n);
+  ends[1] = ends[0];
 }
 
 static void sketch_of(ifs_memo_sketch *k, const char *resp, size_t rn, const char *cons,
@@ -39,12 +43,10 @@ static void sketch_of(ifs_memo_sketch *k, const char *resp, size_t rn, const cha
   ends_of(cons, cn, k->cons_ends);
 }
 
-static int sketch_fits(const ifs_memo *m, const char *resp, size_t rn, const char *cons,
-                       size_t cn) {
-  ifs_memo_sketch k;
-  if (!m->sketched) return 0;
-  sketch_of(&k, resp, rn, cons, cn);
-  return memcmp(&k, &m->sketch, sizeof k) == 0;   /* no padding: sizes and words */
+static int same_sketch(const ifs_memo_sketch *a, const ifs_memo_sketch *b) {
+  return ((a->rn ^ b->rn) | (a->cn ^ b->cn) | (a->resp_ends[0] ^ b->resp_ends[0]) |
+          (a->resp_ends[1] ^ b->resp_ends[1]) | (a->cons_ends[0] ^ b->cons_ends[0]) |
+          (a->cons_ends[1] ^ b->cons_ends[1])) == 0;
 }
 
 int ifs_memo_hit(ifs_memo *m, const char *resp, size_t rn, const char *cons, size_t cn) {
@@ -53,7 +55,10 @@ int ifs_memo_hit(ifs_memo *m, const char *resp, size_t rn, const char *cons, siz
     m->idle = 0;
     return 1;
   }
-  m->fits_sketch = !m->copying && sketch_fits(m, resp, rn, cons, cn);
+  /* the call's sketch, made once: ifs_memo_store() keeps it */
+  m->asked_sketched = !m->copying;
+  if (m->asked_sketched) sketch_of(&m->asked, resp, rn, cons, cn);
+  m->fits_sketch = m->asked_sketched && m->sketched && same_sketch(&m->asked, &m->sketch);
   return 0;
 }
 
@@ -80,7 +85,9 @@ ifs_status ifs_memo_store(ifs_memo *m, const char *resp, size_t rn, const char *
   m->fits_sketch = 0;
   m->valid = m->sketched = 0;
   if (m->copying) return copy(m, resp, rn, cons, cn);
-  sketch_of(&m->sketch, resp, rn, cons, cn);
+  if (m->asked_sketched) m->sketch = m->asked;
+  else sketch_of(&m->sketch, resp, rn, cons, cn);
+  m->asked_sketched = 0;
   m->sketched = 1;
   return IFS_OK;
 }

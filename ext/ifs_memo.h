@@ -39,6 +39,8 @@ typedef struct ifs_memo {
   ifs_buf resp, cons;
   int sketched;              /* sketch describes the last arguments */
   ifs_memo_sketch sketch;
+  int asked_sketched;        /* asked: the call being evaluated's sketch */
+  ifs_memo_sketch asked;
 } ifs_memo;
 
 void ifs_memo_init(ifs_memo *m);
