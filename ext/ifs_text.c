@@ -395,13 +395,15 @@ SIMD_TARGET static void scan_ssse3(const unsigned char *u, size_t n, ifs_scan *o
     special = _mm_or_si128(special, special_lower_pairs(in, prev));
     prev = in;
   }
-  /* the tail and then NULs: a sequence cut short by the end is an error */
-  unsigned char pad[16] = {0};
-  memcpy(pad, u + i, n - i);
-  __m128i in = _mm_loadu_si128((const __m128i *)(const void *)pad);
-  high |= _mm_movemask_epi8(in);
-  err = _mm_or_si128(err, utf8_pair_errors(in, prev));
-  special = _mm_or_si128(special, special_lower_pairs(in, prev));
+  /* The tail and then NULs, as in scan_avx2(). */
+  if (n < 16 || _mm_movemask_epi8(load16(u + n - 16))) {
+    unsigned char pad[16] = {0};
+    memcpy(pad, u + i, n - i);
+    __m128i in = _mm_loadu_si128((const __m128i *)(const void *)pad);
+    high |= _mm_movemask_epi8(in);
+    err = _mm_or_si128(err, utf8_pair_errors(in, prev));
+    special = _mm_or_si128(special, special_lower_pairs(in, prev));
+  }
   out->valid = _mm_movemask_epi8(_mm_cmpeq_epi8(err, _mm_setzero_si128())) == 0xFFFF;
   out->ascii = high == 0;
   out->plain_lower = _mm_movemask_epi8(special) == 0;
@@ -462,12 +464,17 @@ AVX2_TARGET static void scan_avx2(const unsigned char *u, size_t n, ifs_scan *ou
     scan_block_avx2(in, prev, &err, &special);
     prev = in;
   }
-  /* the tail and then NULs: a sequence cut short by the end is an error */
-  unsigned char pad[32] = {0};
-  memcpy(pad, u + i, n - i);
-  __m256i in = _mm256_loadu_si256((const __m256i *)(const void *)pad);
-  high |= (unsigned)_mm256_movemask_epi8(in);
-  scan_block_avx2(in, prev, &err, &special);
+  /* The tail and then NULs (a sequence cut short by the end is an error);
+  ** nothing when the last 32 bytes, which hold the tail and the byte before
+  ** it, are ASCII: then no sequence runs into the tail (this runs once a
+  ** row, a block's work and a copy). */
+  if (n < 32 || _mm256_movemask_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(u + n - 32)))) {
+    unsigned char pad[32] = {0};
+    memcpy(pad, u + i, n - i);
+    __m256i in = _mm256_loadu_si256((const __m256i *)(const void *)pad);
+    high |= (unsigned)_mm256_movemask_epi8(in);
+    scan_block_avx2(in, prev, &err, &special);
+  }
   out->valid = _mm256_testz_si256(err, err);
   out->ascii = high == 0;
   out->plain_lower = _mm256_testz_si256(special, special);

@@ -357,6 +357,32 @@ START_TEST(test_scan_flags) {
 }
 END_TEST
 
+/* The scan's ends: ASCII but for one sequence (complete, cut short, a
+** stray byte, U+0130) at every place of texts of every length to 160,
+** each loop against the byte loops; an end that is ASCII after an ASCII
+** block is taken from the text's last bytes, anything else is not. */
+START_TEST(test_scan_every_place) {
+  static const char *const seqs[] = {"\xe2\x80\x99", "\xe2", "\xe2\x80", "\xf0\x9f\x98\x80",
+                                     "\xf0\x9f", "\x80", "\xc4\xb0", "\xce\xa3", "\xed\xa0\x80"};
+  char text[160];
+  for (size_t n = 0; n <= sizeof text; n++)
+    for (size_t q = 0; q < sizeof seqs / sizeof seqs[0]; q++) {
+      size_t len = strlen(seqs[q]);
+      for (size_t at = 0; at + len <= n; at++) {
+        memset(text, 'x', n);
+        memcpy(text + at, seqs[q], len);
+        ifs_scan b, v;
+        ifs_utf8_scan_bytes(text, n, &b);
+        for (int level = 1; level <= 3; level++) {
+          ifs_test_utf8_scan_level(text, n, &v, level);
+          ck_assert_msg(v.valid == b.valid && v.ascii == b.ascii && v.plain_lower == b.plain_lower,
+                        "level %d, length %zu, sequence %zu at %zu", level, n, q, at);
+        }
+      }
+    }
+}
+END_TEST
+
 /* ifs_is_ascii() at every length to 40, with no byte past ASCII or one at
 ** each place (0x80 and 0xFF), the string read from an offset past the start
 ** of its buffer, whose bytes before and after are not ASCII. */
@@ -442,6 +468,7 @@ static Suite *text_suite(void) {
   tcase_add_test(tc, test_lower_matches_model);
   tcase_add_test(tc, test_vector_matches_byte_loops);
   tcase_add_test(tc, test_scan_flags);
+  tcase_add_test(tc, test_scan_every_place);
   tcase_add_test(tc, test_is_ascii);
   tcase_add_test(tc, test_find_matches_naive);
   tcase_add_test(tc, test_find_adversarial_is_linear);
