@@ -113,11 +113,28 @@ void ifs_arena_free(ifs_arena *a) {
   a->head = NULL;
 }
 
+static uint64_t hash_mix(uint64_t h, uint64_t w) {
+  h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+  return h ^ (h >> 32);
+}
+
 static uint64_t hash_step(uint64_t h, const unsigned char *s) {
   uint64_t w;
   memcpy(&w, s, 8);
-  h = (h ^ w) * 0xFF51AFD7ED558CCDull;
-  return h ^ (h >> 32);
+  return hash_mix(h, w);
+}
+
+/* The last n % 8 bytes of s, in one step: the last eight bytes (some
+** hashed already) when s has eight, else all of its one to seven (with the
+** length in the hash, distinct texts of one length give distinct words).
+** One multiply, not one a byte: a constraints text is hashed every row. */
+static uint64_t hash_tail(uint64_t h, const unsigned char *s, size_t n) {
+  if (n >= 8) return hash_step(h, s + n - 8);
+  if (n < 4) return hash_mix(h, s[0] | (uint64_t)s[n / 2] << 8 | (uint64_t)s[n - 1] << 16);
+  uint32_t first, last;
+  memcpy(&first, s, 4);
+  memcpy(&last, s + n - 4, 4);
+  return hash_mix(h, first | (uint64_t)last << 32);
 }
 
 uint64_t ifs_hash_bytes(const void *p, size_t n) {
@@ -136,8 +153,11 @@ uint64_t ifs_hash_bytes(const void *p, size_t n) {
     h = a ^ (b * 0x9E3779B97F4A7C15ull) ^ (c * 0xC2B2AE3D27D4EB4Full) ^ (d * 0x165667B19E3779F9ull);
   }
   for (; i + 8 <= n; i += 8) h = hash_step(h, s + i);
-  for (; i < n; i++) h = (h ^ s[i]) * 0x100000001B3ull;
-  return h ^ (h >> 29);
+  if (i < n) h = hash_tail(h, s, n);
+  /* A step's last bytes reach only the top of its product: one more
+  ** multiply, so that every byte moves the low bits tables index by. */
+  h *= 0x9E3779B97F4A7C15ull;
+  return h ^ (h >> 32);
 }
 
 void ifs_seen_init(ifs_seen *s, size_t sets, size_t ways) {

@@ -169,10 +169,15 @@ END_TEST
 
 /* Values from a Python transcription of the definition. */
 START_TEST(hash_known_values) {
-  ck_assert_uint_eq(ifs_hash_bytes("", 0), 0x9e3779bd8ef1b1deull);
-  ck_assert_uint_eq(ifs_hash_bytes("abc", 3), 0x2302fb5d0215f6a2ull);
-  ck_assert_uint_eq(ifs_hash_bytes("0123456789abcdef!", 17), 0x8c62a1d4b1e5913dull);
-  ck_assert_uint_eq(ifs_hash_bytes("a\0b", 3), 0x228fec5d0ddfb7d7ull);
+  ck_assert_uint_eq(ifs_hash_bytes("", 0), 0xdf442d22110c749bull);
+  ck_assert_uint_eq(ifs_hash_bytes("abc", 3), 0x39c57e7caa38b98eull);
+  ck_assert_uint_eq(ifs_hash_bytes("0123456789abcdef!", 17), 0x93875a428666849cull);
+  ck_assert_uint_eq(ifs_hash_bytes("a\0b", 3), 0x853d5cee1ad8b06cull);
+  ck_assert_uint_eq(ifs_hash_bytes("abcd", 4), 0x7d01595b4de4281aull);
+  ck_assert_uint_eq(ifs_hash_bytes("abcdefg", 7), 0x5a5c8f362a736b5cull);
+  unsigned char bytes[70];   /* four lanes, a word and a tail */
+  for (int i = 0; i < 70; i++) bytes[i] = (unsigned char)i;
+  ck_assert_uint_eq(ifs_hash_bytes(bytes, 70), 0x0fc6d47231004173ull);
 }
 END_TEST
 
@@ -202,27 +207,37 @@ START_TEST(hash_properties) {
 END_TEST
 
 /* The caches index by the low bits: 65536 distinct keys that differ only
-** in their middle bytes (the low bits of a word would not tell them apart)
-** spread over 1024 slots about evenly (64 expected per slot), without
-** collisions. */
+** in two bytes side by side, at the start, in the middle or at the end of
+** keys of every length from 2 to 40 (the last bytes of a word, or of a
+** text, reach only the top of a product), spread over 1024 slots about
+** evenly (64 expected per slot), without collisions. */
 START_TEST(hash_spreads_low_bits) {
   static uint64_t seen[65536];
   static int slot[1024];
-  memset(slot, 0, sizeof slot);
-  for (unsigned k = 0; k < 65536; k++) {
-    unsigned char key[8] = { 'k', 'e', (unsigned char)(k & 0xFF), (unsigned char)(k >> 8),
-                             'y', 0, 0, 0 };
-    seen[k] = ifs_hash_bytes(key, 8);
-    slot[seen[k] & 1023]++;
-  }
-  int lo = 65536, hi = 0;
-  for (int i = 0; i < 1024; i++) {
-    if (slot[i] < lo) lo = slot[i];
-    if (slot[i] > hi) hi = slot[i];
-  }
-  ck_assert_msg(lo >= 32 && hi <= 110, "slot loads from %d to %d", lo, hi);
-  qsort(seen, 65536, sizeof seen[0], cmp_u64);
-  for (unsigned k = 1; k < 65536; k++) ck_assert_uint_ne(seen[k], seen[k - 1]);
+  unsigned char key[40];
+  for (size_t n = 2; n <= sizeof key; n++)
+    for (int place = 0; place < 3; place++) {
+      size_t at = place == 0 ? 0 : place == 1 ? n / 2 - 1 : n - 2;
+      memset(slot, 0, sizeof slot);
+      for (unsigned k = 0; k < 65536; k++) {
+        memset(key, 'k', n);
+        key[at] = (unsigned char)(k & 0xFF);
+        key[at + 1] = (unsigned char)(k >> 8);
+        seen[k] = ifs_hash_bytes(key, n);
+        slot[seen[k] & 1023]++;
+      }
+      int lo = 65536, hi = 0;
+      for (int i = 0; i < 1024; i++) {
+        if (slot[i] < lo) lo = slot[i];
+        if (slot[i] > hi) hi = slot[i];
+      }
+      ck_assert_msg(lo >= 32 && hi <= 110, "length %zu, bytes %zu and %zu: slot loads from %d to %d",
+                    n, at, at + 1, lo, hi);
+      qsort(seen, 65536, sizeof seen[0], cmp_u64);
+      unsigned same = 0;   /* (an assertion a key is a message to the runner each) */
+      for (unsigned k = 1; k < 65536; k++) same += seen[k] == seen[k - 1];
+      ck_assert_msg(same == 0, "length %zu: %u collisions", n, same);
+    }
 }
 END_TEST
 
