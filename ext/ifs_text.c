@@ -468,7 +468,8 @@ AVX2_TARGET static void scan_avx2(const unsigned char *u, size_t n, ifs_scan *ou
   ** nothing when the last 32 bytes, which hold the tail and the byte before
   ** it, are ASCII: then no sequence runs into the tail (this runs once a
   ** row, a block's work and a copy). */
-  if (n < 32 || _mm256_movemask_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(u + n - 32)))) {
+  if (n < 32 ||
+      _mm256_movemask_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(u + n - 32)))) {
     unsigned char pad[32] = {0};
     memcpy(pad, u + i, n - i);
     __m256i in = _mm256_loadu_si256((const __m256i *)(const void *)pad);
