@@ -1002,8 +1002,6 @@ static int read_response(ifs_evaluator *ev, row *w, const char *resp, size_t rn)
   return IFS_OK;
 }
 
-/* Appends the outcome of plan check c; got is what its label reports (a
-** count, or the regex search's answer).  Labels come later, if asked. */
 /* Room for n more checks in r. */
 static ifs_status reserve_checks(ifs_result *r, size_t n) {
   if (r->cap - r->total >= n) return IFS_OK;
@@ -1027,6 +1025,8 @@ static void push_check(ifs_result *r, ifs_kind kind, size_t from, int ok, size_t
   r->passed += ok != 0;
 }
 
+/* Appends the outcome of plan check c; got is what its label reports (a
+** count, or the regex search's answer).  Labels come later, if asked. */
 static int add_check(ifs_result *r, const plan *pl, const plan_check *c, int ok, size_t got) {
   if (reserve_checks(r, 1)) return IFS_NOMEM;
   push_check(r, c->kind, (size_t)(c - pl->checks), ok, got);
