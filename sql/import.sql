@@ -57,8 +57,8 @@
 -- in `checks` are deleted. Cases the file no longer has at the same position
 -- (from an earlier version of the run) are deleted.
 -- Everything happens in one transaction; on any error (.bail) nothing changes.
--- Errors are the last line on stderr; for a repeated or missing case id, the line
--- before it names the ids. The script sets .mode list and .headers off.
+-- Errors are the last line on stderr; for a file that cannot be read (or is not
+-- JSON), a repeated or a missing case id, the line before it names the file or ids. The script sets .mode list and .headers off.
 
 .bail on
 .headers off
@@ -66,22 +66,27 @@
 PRAGMA foreign_keys = ON;
 BEGIN;
 
--- ---- the files -----------------------------------------------------------
+-- ---- the database and the files ----------------------------------------------
 
-DROP TABLE IF EXISTS temp.import_file;
+-- The tables of sql/schema.sql: a database without them (made by a mistyped
+-- path, which the CLI opens as a new, empty database) stops the import here.
+DROP TABLE IF EXISTS temp.import_schema;
+CREATE TEMP TABLE import_schema (
+  runs INTEGER
+    CONSTRAINT "import: this database has no runs table: create the tables first (sqlite3 DB < sql/schema.sql)"
+    CHECK (runs)
+);
+INSERT INTO import_schema
+  SELECT count(*) FROM main.sqlite_master WHERE type = 'table' AND name = 'runs';
+
 -- The checks call no function (JSON1 may not be innocuous, see sql/schema.sql):
 -- is_json is computed by the INSERT.
+DROP TABLE IF EXISTS temp.import_file;
 CREATE TEMP TABLE import_file (
   kind TEXT PRIMARY KEY,
   path TEXT,
   body TEXT,
-  is_json INTEGER,
-  CONSTRAINT "import: set :results to a readable eval_results.json"
-    CHECK (kind <> 'results' OR body IS NOT NULL),
-  CONSTRAINT "import: the :results file is not valid JSON"
-    CHECK (kind <> 'results' OR is_json),
-  CONSTRAINT "import: cannot read the :dataset file"
-    CHECK (kind <> 'dataset' OR body IS NOT NULL)
+  is_json INTEGER
 );
 INSERT INTO import_file
   SELECT 'results', :results, body, json_valid(body)
@@ -89,6 +94,30 @@ INSERT INTO import_file
 INSERT INTO import_file
   SELECT 'dataset', :dataset, body, json_valid(body)
   FROM (SELECT CAST(readfile(:dataset) AS TEXT) AS body) WHERE :dataset IS NOT NULL;
+
+-- A file that cannot be used: the line before the error names it.
+.once stderr
+SELECT CASE WHEN path IS NULL THEN 'import: :results is not set'
+                                   || ' (-cmd ".parameter set :results FILE")'
+            WHEN body IS NULL THEN 'import: cannot read the :' || kind || ' file ' || path
+            ELSE 'import: the :results file ' || path || ' is not valid JSON' END
+FROM import_file
+WHERE body IS NULL OR (kind = 'results' AND NOT is_json)
+ORDER BY rowid LIMIT 1;
+DROP TABLE IF EXISTS temp.import_file_check;
+CREATE TEMP TABLE import_file_check (
+  kind TEXT,
+  readable INTEGER,
+  is_json INTEGER,
+  CONSTRAINT "import: set :results to a readable eval_results.json"
+    CHECK (kind <> 'results' OR readable),
+  CONSTRAINT "import: the :results file is not valid JSON"
+    CHECK (kind <> 'results' OR is_json),
+  CONSTRAINT "import: cannot read the :dataset file"
+    CHECK (kind <> 'dataset' OR readable)
+);
+INSERT INTO import_file_check
+  SELECT kind, body IS NOT NULL, is_json FROM import_file ORDER BY rowid;
 
 -- ---- the dataset: ord, id, the case object -------------------------------
 
@@ -328,3 +357,5 @@ DROP TABLE temp.import_run;
 DROP TABLE temp.import_dataset_by_id;
 DROP TABLE temp.import_dataset;
 DROP TABLE temp.import_file;
+DROP TABLE temp.import_file_check;
+DROP TABLE temp.import_schema;

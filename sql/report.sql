@@ -26,6 +26,18 @@
 .mode list
 .nullvalue ''
 
+-- A database without the tables of sql/schema.sql (made by a mistyped path, which
+-- the CLI opens as a new, empty database) stops the page before it starts.
+DROP TABLE IF EXISTS temp.rep_schema;
+CREATE TEMP TABLE rep_schema (
+  runs INTEGER
+    CONSTRAINT "report: this database has no runs table (is the path right?): make the tables with sql/schema.sql and fill them with sql/import.sql"
+    CHECK (runs)
+);
+INSERT INTO rep_schema
+  SELECT count(*) FROM main.sqlite_master WHERE type = 'table' AND name = 'runs';
+DROP TABLE temp.rep_schema;
+
 -- ---- working tables ---------------------------------------------------------
 
 -- One row per run, with its summary, its place in time and its series.
@@ -688,8 +700,8 @@ HAVING count(*) > 0;
 -- ---- where each run came from -----------------------------------------------------------
 SELECT '<section id="provenance"><h2>Where each run came from</h2>'
   || '<div class="sub">As the runner recorded it and as sql/import.sql read it (table runs).</div>'
-  || '<table id="runs-provenance" class="fixed"><colgroup><col style="width:12%">'
-  || '<col style="width:12%"><col style="width:13%"><col style="width:11%">'
+  || '<table id="runs-provenance" class="fixed"><colgroup><col style="width:11%">'
+  || '<col style="width:10%"><col style="width:13%"><col style="width:11%">'
   || '<col style="width:15%"><col style="width:13%"><col><col style="width:8%">'
   || '</colgroup><thead><tr><th>Run</th><th>Completed</th><th>Model</th>'
   || '<th>Dataset</th><th>Agent endpoint</th><th>Pipeline</th><th>Results file</th>'
@@ -699,12 +711,20 @@ FROM (
   SELECT '<tr data-run="' || r.run_h || '"><td class="mono">' || r.run_h
     || '</td><td>' || CASE WHEN r.when_text <> '' THEN r.when_text ELSE '—' END
     || '</td><td>' || r.model_h || '</td><td class="wrap">'
-    || CASE WHEN r.dataset_h <> '' THEN r.dataset_h ELSE '—' END
-    || '</td><td class="wrap mono">' || CASE WHEN r.endpoint_h <> '' THEN r.endpoint_h ELSE '—' END
-    || '</td><td class="wrap">' || CASE WHEN r.pipeline_h <> '' THEN r.pipeline_h ELSE '—' END
-    || '</td><td class="wrap mono">' || CASE WHEN r.file_h <> '' THEN r.file_h ELSE '—' END
+    || CASE WHEN r.dataset_h <> '' THEN r.dataset_b ELSE '—' END
+    || '</td><td class="wrap mono">' || CASE WHEN r.endpoint_h <> '' THEN r.endpoint_b ELSE '—' END
+    || '</td><td class="wrap">' || CASE WHEN r.pipeline_h <> '' THEN r.pipeline_b ELSE '—' END
+    || '</td><td class="wrap mono">' || CASE WHEN r.file_h <> '' THEN r.file_b ELSE '—' END
     || '</td><td class="num">' || coalesce(r.total_cases, '—') || '</td></tr>' AS row
-  FROM rep_run AS r ORDER BY r.slot)
+  -- Paths and URLs may break after a '/' or '_' and before a '.' (not between
+  -- the two slashes of a URL), rather than wherever the column ends.
+  FROM (SELECT *,
+               replace(replace(replace(replace(dataset_h, '/', '/<wbr>'), '_', '_<wbr>'), '.', '<wbr>.'), '/<wbr>/<wbr>', '//<wbr>') AS dataset_b,
+               replace(replace(replace(replace(endpoint_h, '/', '/<wbr>'), '_', '_<wbr>'), '.', '<wbr>.'), '/<wbr>/<wbr>', '//<wbr>') AS endpoint_b,
+               replace(replace(replace(replace(pipeline_h, '/', '/<wbr>'), '_', '_<wbr>'), '.', '<wbr>.'), '/<wbr>/<wbr>', '//<wbr>') AS pipeline_b,
+               replace(replace(replace(replace(file_h, '/', '/<wbr>'), '_', '_<wbr>'), '.', '<wbr>.'), '/<wbr>/<wbr>', '//<wbr>') AS file_b
+        FROM rep_run) AS r
+  ORDER BY r.slot)
 HAVING count(*) > 0;
 
 SELECT '<footer>Written by sql/report.sql from the tables runs, cases and checks and the views run_summary, case_changes and kind_summary'

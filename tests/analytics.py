@@ -1093,17 +1093,25 @@ def test_import_errors(t, sqlite, tmp):
                    " repeats within a run; nothing imported (19)\n")
     cases = [
         ("no :results", None, DATASET,
+         'import: :results is not set (-cmd ".parameter set :results FILE")\n'
          "Runtime error near line N: CHECK constraint failed: import: set :results to a"
          " readable eval_results.json (19)\n"),
         ("unreadable :results", missing, DATASET,
+         f"import: cannot read the :results file {missing}\n"
          "Runtime error near line N: CHECK constraint failed: import: set :results to a"
          " readable eval_results.json (19)\n"),
         ("unreadable :dataset", RESULTS[0], missing,
+         f"import: cannot read the :dataset file {missing}\n"
          "Runtime error near line N: CHECK constraint failed: import: cannot read the"
          " :dataset file (19)\n"),
         ("results not JSON", DATASET, DATASET,
+         f"import: the :results file {DATASET} is not valid JSON\n"
          "Runtime error near line N: CHECK constraint failed: import: the :results file is"
          " not valid JSON (19)\n"),
+        ("both files unreadable: the results named", missing, missing + ".jsonl",
+         f"import: cannot read the :results file {missing}\n"
+         "Runtime error near line N: CHECK constraint failed: import: set :results to a"
+         " readable eval_results.json (19)\n"),
         ("three ids missing from the dataset", RESULTS[0], nine,
          f"import: 3 case ids of {RESULTS[0]} are not in the :dataset file {nine}:"
          " if-010, if-012, if-011\n" + stop_missing),
@@ -1136,6 +1144,20 @@ def test_import_errors(t, sqlite, tmp):
         t.same("errors", (1, message, b""), (p.returncode, error_text(p.stderr), p.stdout),
                f"import error: {what}")
         t.same("errors", before, dump(db), f"a failed import changes nothing: {what}")
+
+    # a database without the schema (a mistyped path opens a new, empty one)
+    bare = os.path.join(tmp, "bare.db")
+    if os.path.exists(bare):
+        os.remove(bare)
+    p = import_run(sqlite, bare, RESULTS[0], check=False)
+    t.same("errors", (1, "Runtime error near line N: CHECK constraint failed: import: this"
+                      " database has no runs table: create the tables first (sqlite3 DB <"
+                      " sql/schema.sql) (19)\n", b""),
+           (p.returncode, error_text(p.stderr), p.stdout), "import into a database without the schema")
+    con = sqlite3.connect(bare)
+    t.same("errors", [], con.execute("SELECT name FROM sqlite_schema").fetchall(),
+           "an import into a database without the schema creates nothing")
+    con.close()
 
     # a database made by the schema before runs.dataset: schema.sql stops and
     # names the upgrade; sql/upgrade.sql then brings it up to date, giving the

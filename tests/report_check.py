@@ -454,6 +454,15 @@ def test_report(t, analytics, sqlite, ext, tmp):
     root, errors = parse(p.stdout.decode())
     t.same(g, (0, b"", []), (p.returncode, p.stderr, errors), "report of an empty database")
     t.check(g, "No runs in this database yet" in root.text(), "empty database: says so")
+    bare = os.path.join(tmp, "bare.db")   # no schema: a mistyped path
+    if os.path.exists(bare):
+        os.remove(bare)
+    p = write_report(sqlite, bare, root_dir)
+    t.same(g, (1, b"", "Runtime error near line N: CHECK constraint failed: report: this"
+                      " database has no runs table (is the path right?): make the tables"
+                      " with sql/schema.sql and fill them with sql/import.sql (19)\n"),
+           (p.returncode, p.stdout, analytics.error_text(p.stderr)),
+           "report of a database without the schema: stops, says what it needs")
     raw = os.path.join(tmp, "raw.db")
     fixture_db(analytics, sqlite, ext, raw, regrade=False)
     p = write_report(sqlite, raw, root_dir)
