@@ -1,5 +1,9 @@
 /*
-** ifs_common.c — the byte buffer and the arena (see ifs_common.h).
+** ifs_common.c — the byte buffer, the arena, the hash of a text and the
+** record of hashes seen once (see ifs_common.h).
+**
+** Entry points: ifs_buf_append(), ifs_arena_alloc(), ifs_hash_bytes(),
+** ifs_seen_add().
 */
 #include "ifs_common.h"
 #include <string.h>
@@ -172,17 +176,17 @@ void ifs_seen_free(ifs_seen *s) {
   s->tags = NULL;
 }
 
-int ifs_seen_before(ifs_seen *s, uint64_t h, int *nomem) {
+ifs_status ifs_seen_add(ifs_seen *s, uint64_t h, int *before) {
   if (!s->tags) {
     s->tags = ifs_malloc(s->sets * s->ways * sizeof *s->tags);
-    if (!s->tags) { *nomem = 1; return 0; }
+    if (!s->tags) return IFS_NOMEM;
     memset(s->tags, 0, s->sets * s->ways * sizeof *s->tags);
   }
   uint32_t tag = (uint32_t)(h >> 32) | 1;   /* never 0, the empty slot */
   uint32_t *set = &s->tags[s->ways * (h & (s->sets - 1))];
   size_t empty = s->ways;
   for (size_t i = 0; i < s->ways; i++) {
-    if (set[i] == tag) return 1;
+    if (set[i] == tag) { *before = 1; return IFS_OK; }
     if (!set[i] && empty == s->ways) empty = i;
   }
   if (empty == s->ways) {
@@ -194,5 +198,6 @@ int ifs_seen_before(ifs_seen *s, uint64_t h, int *nomem) {
     empty = x % s->ways;
   }
   set[empty] = tag;
-  return 0;
+  *before = 0;
+  return IFS_OK;
 }

@@ -113,9 +113,9 @@ typedef struct ifs_seen {
 void ifs_seen_init(ifs_seen *s, size_t sets, size_t ways);
 void ifs_seen_free(ifs_seen *s);
 
-/* 1 when hash h was seen before; else remembers it and says 0 (and sets
-** *nomem when the record could not be allocated). */
-int ifs_seen_before(ifs_seen *s, uint64_t h, int *nomem);
+/* Remembers hash h; *before tells whether it was already there (not set
+** when the record cannot be allocated: IFS_NOMEM). */
+ifs_status ifs_seen_add(ifs_seen *s, uint64_t h, int *before);
 
 /* Asks the CPU to bring the n bytes at p into its cache, every line at once,
 ** for data read soon after and likely cold (nothing where the compiler has

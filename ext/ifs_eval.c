@@ -12,6 +12,9 @@
 ** each response, lazily: words and chars are counted only when a limit
 ** asks, the response is lowercased only when a needle cannot be searched
 ** for directly.
+**
+** Entry points: ifs_evaluate() and ifs_evaluate_scores(); then, for a
+** result, ifs_result_reason(), ifs_result_checks(), ifs_result_explain().
 */
 #include "ifs_eval.h"
 #include "ifs_json.h"
@@ -924,8 +927,9 @@ static plan *get_plan(ifs_evaluator *ev, const char *cons, size_t cn, uint64_t h
   if (internal_form(cons, cn, &ev->cons_in, &in, &in_n) || compile_plan(ev, in, in_n))
     return NULL;
   if (plan_size(&ev->work, cn) > PLAN_KEEP_BYTES) return &ev->work;
-  int nomem = 0;
-  if (!ifs_seen_before(&ev->seen, h, &nomem)) return nomem ? NULL : &ev->work;
+  int before;
+  if (ifs_seen_add(&ev->seen, h, &before)) return NULL;
+  if (!before) return &ev->work;
   plan *pl = plan_freeze(ev, cons, cn);
   if (!pl) return NULL;
   if (plans_insert(ev, pl, h)) { plan_free(pl); return NULL; }

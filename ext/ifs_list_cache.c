@@ -134,10 +134,11 @@ ifs_status ifs_list_cache_offer(ifs_list_cache *c, const char *json, size_t jn,
   if (jn > IFS_LIST_CACHE_MAX || list->tn > IFS_LIST_CACHE_MAX || list->k == 0) return IFS_OK;
   for (size_t i = 0; i < IFS_LIST_CACHE_ENTRIES; i++)
     if (holds(&c->e[i], json, jn)) return IFS_OK;   /* both lists of a text */
-  int nomem = 0;
-  if (list->k < IFS_LIST_CACHE_EAGER &&
-      !ifs_seen_before(&c->seen, ifs_hash_bytes(json, jn), &nomem))
-    return nomem ? IFS_NOMEM : IFS_OK;
+  if (list->k < IFS_LIST_CACHE_EAGER) {   /* a short list: kept the second time */
+    int before;
+    if (ifs_seen_add(&c->seen, ifs_hash_bytes(json, jn), &before)) return IFS_NOMEM;
+    if (!before) return IFS_OK;
+  }
   ifs_list copy;
   char *b = copy_block(json, jn, list, &copy);
   if (!b) return IFS_NOMEM;

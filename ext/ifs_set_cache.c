@@ -141,9 +141,11 @@ ifs_status ifs_set_cache_get(ifs_set_cache *c, const char *text, const ifs_span 
   if (c->same_hash) h = 0;
 #endif
   entry *e = find(c, h);
-  int nomem = 0;
-  if (!e && k < IFS_SET_CACHE_EAGER && !ifs_seen_before(&c->seen, h, &nomem))
-    return nomem ? IFS_NOMEM : IFS_OK;
+  if (!e && k < IFS_SET_CACHE_EAGER) {   /* a short list: kept the second time */
+    int before;
+    if (ifs_seen_add(&c->seen, h, &before)) return IFS_NOMEM;
+    if (!before) return IFS_OK;
+  }
   if (!e && !(e = insert(c, h, k))) return IFS_NOMEM;
   e->last = ++c->calls;
   *set = e->set;

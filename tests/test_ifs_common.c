@@ -241,33 +241,35 @@ START_TEST(hash_spreads_low_bits) {
 }
 END_TEST
 
+/* Adds h to s and returns whether it was there before (-1: no room). */
+static int seen_add(ifs_seen *s, uint64_t h) {
+  int before = -1;
+  return ifs_seen_add(s, h, &before) == IFS_OK ? before : -1;
+}
+
 /* A first sighting says 0 and is remembered, a return says 1; a full set
 ** takes a new tag in place of one of its own, leaving the others; a record
 ** that cannot be allocated says so and works once it can. */
 START_TEST(seen_tells_returns) {
   ifs_seen s;
   ifs_seen_init(&s, 4, 2);
-  int nomem = 0;
-  ck_assert_int_eq(ifs_seen_before(&s, 0x1234567800000001ull, &nomem), 0);
-  ck_assert_int_eq(ifs_seen_before(&s, 0x1234567800000001ull, &nomem), 1);
-  ck_assert_int_eq(ifs_seen_before(&s, 0x2234567800000001ull, &nomem), 0);   /* same set */
-  ck_assert_int_eq(ifs_seen_before(&s, 0x1234567800000002ull, &nomem), 0);   /* another */
-  ck_assert_int_eq(ifs_seen_before(&s, 0x3234567800000001ull, &nomem), 0);   /* set full */
-  int kept = ifs_seen_before(&s, 0x1234567800000001ull, &nomem) +
-             ifs_seen_before(&s, 0x2234567800000001ull, &nomem);
+  ck_assert_int_eq(seen_add(&s, 0x1234567800000001ull), 0);
+  ck_assert_int_eq(seen_add(&s, 0x1234567800000001ull), 1);
+  ck_assert_int_eq(seen_add(&s, 0x2234567800000001ull), 0);   /* same set */
+  ck_assert_int_eq(seen_add(&s, 0x1234567800000002ull), 0);   /* another */
+  ck_assert_int_eq(seen_add(&s, 0x3234567800000001ull), 0);   /* set full */
+  int kept = seen_add(&s, 0x1234567800000001ull) + seen_add(&s, 0x2234567800000001ull);
   ck_assert_int_eq(kept, 1);   /* one of the two was replaced (and is now back in) */
-  ck_assert_int_eq(ifs_seen_before(&s, 0x1234567800000002ull, &nomem), 1);
-  ck_assert_int_eq(nomem, 0);
+  ck_assert_int_eq(seen_add(&s, 0x1234567800000002ull), 1);
   ifs_seen_free(&s);
   ifs_seen_init(&s, 4, 2);
   ifs_test_fail_nth(1);
-  ck_assert_int_eq(ifs_seen_before(&s, 7ull << 32, &nomem), 0);
+  int before = -1;
+  ck_assert_int_eq(ifs_seen_add(&s, 7ull << 32, &before), IFS_NOMEM);
   ifs_test_fail_nth(0);
-  ck_assert_int_eq(nomem, 1);
-  nomem = 0;
-  ck_assert_int_eq(ifs_seen_before(&s, 7ull << 32, &nomem), 0);
-  ck_assert_int_eq(ifs_seen_before(&s, 7ull << 32, &nomem), 1);
-  ck_assert_int_eq(nomem, 0);
+  ck_assert_int_eq(before, -1);
+  ck_assert_int_eq(seen_add(&s, 7ull << 32), 0);
+  ck_assert_int_eq(seen_add(&s, 7ull << 32), 1);
   ifs_seen_free(&s);
   /* three keys of one two-way set, in turn: each comes back seen at times
   ** (a fixed way to replace would leave two of them never seen again) */
@@ -275,7 +277,7 @@ START_TEST(seen_tells_returns) {
   int hits[3] = {0, 0, 0};
   for (int round = 0; round < 30; round++)
     for (int k = 0; k < 3; k++)
-      hits[k] += ifs_seen_before(&s, (uint64_t)(k + 1) << 40 | 1, &nomem);
+      hits[k] += seen_add(&s, (uint64_t)(k + 1) << 40 | 1);
   for (int k = 0; k < 3; k++) ck_assert_int_gt(hits[k], 0);
   ifs_seen_free(&s);
 }
