@@ -1,6 +1,8 @@
 /*
 ** ifs_memo.c — the last row's arguments, copied while copies are reused,
 ** else sketched (see ifs_memo.h).
+**
+** Entry points: ifs_memo_hit(), ifs_memo_store().
 */
 #include "ifs_memo.h"
 #include <string.h>

@@ -1,5 +1,7 @@
 /*
 ** ifs_needle.c — case-insensitive needle search (see ifs_needle.h).
+**
+** Entry points: ifs_needle_init(), ifs_needle_find(), ifs_needle_at().
 */
 #include "ifs_needle.h"
 #include "ifs_simd.h"

@@ -26,6 +26,8 @@
 ** those places queued and looked up after every 32 steps); there the
 ** literal is looked up, in a bitmap of the big set's own, then in the hash
 ** table, which holds a big set's pairs by their literals.
+**
+** Entry points: ifs_needle_set_new(), ifs_needle_set_find().
 */
 #include "ifs_needle_set.h"
 #include "ifs_needle.h"

@@ -102,7 +102,7 @@ int ifs_test_needle_set_narrow(const ifs_needle_set *s);
 ** same loop). */
 int ifs_test_needle_set_big(const ifs_needle_set *s);
 
-/* The same search, for a big set: a sum over its shift-or candidates
+/* Test hook: the same search, for a big set: a sum over its shift-or candidates
 ** (position and buckets), which every loop must find alike. */
 uint64_t ifs_test_needle_set_shift_or_seen(const ifs_needle_set *s, const char *needles,
                                            const char *text, size_t n, int ascii,

@@ -7,6 +7,9 @@
 ** digits come from the C library's correctly rounded printf/strtod, always
 ** in a radix-free form so that the locale never matters.  int() of a float
 ** uses a small exact base-1e9 multiplication instead of the C library.
+**
+** Entry points: ifs_py_str(), ifs_py_int(), ifs_py_truthy(),
+** ifs_py_float_repr(), ifs_int_cmp().
 */
 #include "ifs_pyval.h"
 #include "ifs_text.h"

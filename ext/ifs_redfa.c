@@ -19,6 +19,8 @@
 ** time.
 ** While no match is under way (an idle state), the search skips to the
 ** next byte that can start one (see prepare_idle).
+**
+** Entry points: ifs_redfa_new(), ifs_redfa_search().
 */
 #include "ifs_redfa.h"
 #include "ifs_simd.h"

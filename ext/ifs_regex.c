@@ -221,6 +221,15 @@ static int clock_over(search_state *st, double now) {
   return 1;
 }
 
+/* A search's bounds, and whether regular patterns go to ifs_redfa first: the
+** constants, which only the test hooks change (IFS_TESTING builds). */
+typedef struct search_limits {
+  uint64_t budget_base, pos_cap;
+  double cpu_limit;
+  int use_dfa;
+} search_limits;
+#define DEFAULT_LIMITS ((search_limits){BUDGET_BASE, POS_CAP, SEARCH_CPU_SECONDS, 1})
+
 struct ifs_regex_cache {
   pcre2_general_context *gctx;
   pcre2_compile_context *cctx;
@@ -228,16 +237,24 @@ struct ifs_regex_cache {
   pcre2_match_data *md;
   pcre2_jit_stack *jstack;
   int no_jstack;        /* creating one failed: PCRE2's default stack */
-  int use_dfa;          /* regular patterns go to ifs_redfa first (always but
-                           under ifs_test_regex_use_dfa) */
   centry ent[CACHE_SLOTS];
   uint64_t clock;
   ifs_buf pat;          /* translation scratch */
   ifs_buf subj;         /* remapped subject scratch */
   search_state st;
-  uint64_t budget_base, pos_cap;    /* BUDGET_BASE, POS_CAP (a test hook sets) */
-  double cpu_limit;                 /* SEARCH_CPU_SECONDS (a test hook sets) */
+#ifdef IFS_TESTING
+  search_limits test;   /* DEFAULT_LIMITS, as the test hooks change them */
+#endif
 };
+
+static search_limits limits_of(const ifs_regex_cache *c) {
+#ifdef IFS_TESTING
+  return c->test;
+#else
+  (void)c;
+  return DEFAULT_LIMITS;
+#endif
+}
 
 static void *gc_malloc(size_t n, void *data) { (void)data; return ifs_malloc(n); }
 static void gc_free(void *p, void *data) { (void)data; ifs_free(p); }
@@ -301,10 +318,9 @@ ifs_regex_cache *ifs_regex_cache_new(void) {
   ifs_regex_cache *c = ifs_malloc(sizeof *c);
   if (!c) return NULL;
   memset(c, 0, sizeof *c);
-  c->use_dfa = 1;
-  c->budget_base = BUDGET_BASE;
-  c->pos_cap = POS_CAP;
-  c->cpu_limit = SEARCH_CPU_SECONDS;
+#ifdef IFS_TESTING
+  c->test = DEFAULT_LIMITS;
+#endif
   ifs_buf_init(&c->pat);
   ifs_buf_init(&c->subj);
   c->gctx = pcre2_general_context_create(gc_malloc, gc_free, NULL);
@@ -698,12 +714,13 @@ static int search_budgeted(ifs_regex_cache *c, centry *e, const char *s, size_t 
   pcre2_pattern_info(e->code, PCRE2_INFO_ALLOPTIONS, &all);
   pcre2_pattern_info(e->code, PCRE2_INFO_JITSIZE, &jit);
   st->weight = (jit ? 1 : INTERP_WEIGHT) * (e->callouts ? CALLOUT_WEIGHT : 1);
-  st->left = c->budget_base + BUDGET_PER_BYTE * (uint64_t)n;
-  uint64_t cap = c->pos_cap < st->left ? c->pos_cap : st->left;
+  search_limits lim = limits_of(c);
+  st->left = lim.budget_base + BUDGET_PER_BYTE * (uint64_t)n;
+  uint64_t cap = lim.pos_cap < st->left ? lim.pos_cap : st->left;
   st->starts = 0;
   st->compares = 0;
   st->t0 = -1;
-  st->cpu_limit = c->cpu_limit;
+  st->cpu_limit = lim.cpu_limit;
   if (n >= CHUNK_MIN) (void)search_time(st);   /* the clock starts now */
   uint64_t used;
   if (all & PCRE2_ANCHORED) return escalate(c, e->code, s, n, 0, cap, 2, cap, &used);
@@ -720,17 +737,17 @@ static ifs_status search(ifs_regex_cache *c, const char *pat, size_t pn,
                          const char *subj, size_t sn, uint32_t map_base, int *matched);
 
 #ifdef IFS_TESTING
-void ifs_test_regex_use_dfa(ifs_regex_cache *c, int on) { c->use_dfa = on != 0; }
+void ifs_test_regex_use_dfa(ifs_regex_cache *c, int on) { c->test.use_dfa = on != 0; }
 
 void ifs_test_regex_budget(ifs_regex_cache *c, uint64_t total, uint64_t position) {
-  c->budget_base = total ? total : BUDGET_BASE;
-  c->pos_cap = position ? position : POS_CAP;
+  c->test.budget_base = total ? total : BUDGET_BASE;
+  c->test.pos_cap = position ? position : POS_CAP;
 }
 
 int ifs_test_regex_last_stop(const ifs_regex_cache *c) { return c->st.stop; }
 
 void ifs_test_regex_cpu_limit(ifs_regex_cache *c, double seconds) {
-  c->cpu_limit = seconds > 0 ? seconds : SEARCH_CPU_SECONDS;
+  c->test.cpu_limit = seconds > 0 ? seconds : SEARCH_CPU_SECONDS;
 }
 
 ifs_status ifs_test_regex_has_dfa(ifs_regex_cache *c, const char *pat, size_t pn, int *has) {
@@ -762,7 +779,7 @@ static ifs_status search(ifs_regex_cache *c, const char *pat, size_t pn,
     return IFS_OK;      /* PCRE2 could not hold it, but too short: no match */
   if (e->status == IFS_LIMIT) c->st.stop = IFS_STOP_SIZE;
   if (e->status) return e->status;
-  if (e->dfa && c->use_dfa) {
+  if (e->dfa && limits_of(c).use_dfa) {
     ifs_status rd = ifs_redfa_search(e->dfa, subj, sn, matched);
     if (rd != IFS_LIMIT) return rd;
   }                     /* IFS_LIMIT: the DFA gave up, PCRE2 answers */

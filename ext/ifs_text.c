@@ -3,6 +3,9 @@
 **
 ** The hot loops (words, chars, lower) have ASCII fast paths; non-ASCII
 ** characters are decoded only where their value matters.
+**
+** Entry points: ifs_utf8_scan(), ifs_count(), ifs_lower(), ifs_find(),
+** ifs_to_internal() and ifs_to_external().
 */
 #include "ifs_text.h"
 #include "ifs_unicode_tables.h"

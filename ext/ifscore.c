@@ -28,6 +28,8 @@
 ** Each connection gets its own state (evaluator with its regex cache and
 ** scratch buffers), shared by its functions through a reference count and
 ** freed when the last of them is destroyed, i.e. when the connection closes.
+**
+** Entry point: sqlite3_ifscore_init().
 */
 #include <sqlite3ext.h>
 SQLITE_EXTENSION_INIT1
