@@ -269,8 +269,8 @@ void ifs_result_free(ifs_result *r) {
 
 /* Internal form of raw bytes: the bytes themselves when valid UTF-8,
 ** else a converted copy in scratch. */
-static int internal_form(const char *s, size_t n, ifs_buf *scratch,
-                         const char **out, size_t *out_n) {
+static ifs_status internal_form(const char *s, size_t n, ifs_buf *scratch,
+                                const char **out, size_t *out_n) {
   if (ifs_utf8_is_valid(s, n)) { *out = s; *out_n = n; return IFS_OK; }
   ifs_buf_clear(scratch);
   if (ifs_to_internal(s, n, scratch)) return IFS_NOMEM;
@@ -306,9 +306,9 @@ static plan_check *plan_add(ifs_evaluator *ev, ifs_kind kind) {
 }
 
 /* Appends str() or int() of v to the work text as c's argument. */
-static int plan_arg(ifs_evaluator *ev, plan_check *c, const ifs_jval *v, int as_int) {
+static ifs_status plan_arg(ifs_evaluator *ev, plan_check *c, const ifs_jval *v, int as_int) {
   c->arg_at = ev->wtext.len;
-  int rc = as_int ? ifs_py_int(v, &ev->wtext) : ifs_py_str(v, &ev->wtext);
+  ifs_status rc = as_int ? ifs_py_int(v, &ev->wtext) : ifs_py_str(v, &ev->wtext);
   c->arg_len = ev->wtext.len - c->arg_at;
   return rc;
 }
@@ -326,11 +326,11 @@ static void known_keys(const ifs_jval *obj, const ifs_jval *vals[IFS_REGEX + 1])
 }
 
 /* max_words / min_words / max_chars, when the key is present. */
-static int compile_limit(ifs_evaluator *ev, const ifs_jval *v, ifs_kind kind) {
+static ifs_status compile_limit(ifs_evaluator *ev, const ifs_jval *v, ifs_kind kind) {
   if (!v) return IFS_OK;
   plan_check *c = plan_add(ev, kind);
   if (!c) return IFS_NOMEM;
-  int rc = plan_arg(ev, c, v, 1);
+  ifs_status rc = plan_arg(ev, c, v, 1);
   if (rc == IFS_NOMEM) return rc;
   if (rc == IFS_INVALID) {
     c->invalid = 1;
@@ -340,7 +340,7 @@ static int compile_limit(ifs_evaluator *ev, const ifs_jval *v, ifs_kind kind) {
   return IFS_OK;
 }
 
-static int compile_json(ifs_evaluator *ev, const ifs_jval *v) {
+static ifs_status compile_json(ifs_evaluator *ev, const ifs_jval *v) {
   if (!v || !ifs_py_truthy(v)) return IFS_OK;
   return plan_add(ev, IFS_MUST_BE_JSON) ? IFS_OK : IFS_NOMEM;
 }
@@ -354,7 +354,7 @@ static int lower_already(const char *s, size_t n) {
 
 /* One needle: its str() for the label and its lowercase for the search
 ** (kept only when it differs). */
-static int compile_needle(ifs_evaluator *ev, const ifs_jval *item, ifs_kind kind) {
+static ifs_status compile_needle(ifs_evaluator *ev, const ifs_jval *item, ifs_kind kind) {
   plan_check *c = plan_add(ev, kind);
   if (!c || plan_arg(ev, c, item, 0)) return IFS_NOMEM;
   ifs_buf *t = &ev->wtext, *arg = &ev->scratch;
@@ -378,7 +378,7 @@ static int compile_needle(ifs_evaluator *ev, const ifs_jval *item, ifs_kind kind
 /* A list the JSON reader took whole from the list cache: its needles,
 ** copied.  The cache holds it still (nothing is offered to it until the
 ** plan's lists are all compiled), so the look-up cannot miss. */
-static int copy_list(ifs_evaluator *ev, const ifs_jval *v, ifs_kind kind) {
+static ifs_status copy_list(ifs_evaluator *ev, const ifs_jval *v, ifs_kind kind) {
   ifs_list l;
   if (ifs_list_cache_find(ev->compiled, v->str, v->len, &l) != v->len) return IFS_NOMEM;
   ev->copied[kind == IFS_MUST_EXCLUDE] = l;
@@ -401,13 +401,13 @@ static int copy_list(ifs_evaluator *ev, const ifs_jval *v, ifs_kind kind) {
 
 /* _as_list(): null -> none, array -> each element, anything else -> one.
 ** A long list read from its JSON is offered to the list cache after. */
-static int compile_needles(ifs_evaluator *ev, const ifs_jval *v, ifs_kind kind) {
+static ifs_status compile_needles(ifs_evaluator *ev, const ifs_jval *v, ifs_kind kind) {
   if (!v || v->type == IFS_JNULL) return IFS_OK;
   if (v->type != IFS_JARR) return compile_needle(ev, v, kind);
   if (v->known) return copy_list(ev, v, kind);
   size_t checks = ev->wn, text = ev->wtext.len;
   for (size_t i = 0; i < v->count; i++) {
-    int rc = compile_needle(ev, v->items[i], kind);
+    ifs_status rc = compile_needle(ev, v->items[i], kind);
     if (rc) return rc;
   }
   if (v->count >= SET_MIN_NEEDLES_ONCE && v->str) {
@@ -422,7 +422,7 @@ static int compile_needles(ifs_evaluator *ev, const ifs_jval *v, ifs_kind kind) 
 }
 
 /* Offers list o: its needles as offsets into its own text. */
-static int offer_list(ifs_evaluator *ev, const list_offer *o) {
+static ifs_status offer_list(ifs_evaluator *ev, const list_offer *o) {
   size_t k = o->checks_end - o->checks;
   ifs_list_needle *nd = ifs_arena_alloc(&ev->arena, k * sizeof *nd);
   if (!nd) return IFS_NOMEM;
@@ -438,8 +438,8 @@ static int offer_list(ifs_evaluator *ev, const list_offer *o) {
 }
 
 /* The lists compiled from their JSON this time, offered to the cache. */
-static int offer_lists(ifs_evaluator *ev) {
-  int rc = IFS_OK;
+static ifs_status offer_lists(ifs_evaluator *ev) {
+  ifs_status rc = IFS_OK;
   for (size_t i = 0; i < ev->noffers && !rc; i++) rc = offer_list(ev, &ev->offers[i]);
   ev->noffers = 0;
   return rc;
@@ -457,7 +457,7 @@ static size_t known_list(void *arg, const char *key, size_t key_len, const char 
   return 0;
 }
 
-static int compile_regex(ifs_evaluator *ev, const ifs_jval *v) {
+static ifs_status compile_regex(ifs_evaluator *ev, const ifs_jval *v) {
   if (!v || !ifs_py_truthy(v)) return IFS_OK;
   plan_check *c = plan_add(ev, IFS_REGEX);
   return !c || plan_arg(ev, c, v, 0) ? IFS_NOMEM : IFS_OK;
@@ -589,7 +589,7 @@ static ifs_status work_list_sets(ifs_evaluator *ev, plan *w) {
 
 /* Parses the constraints (internal form) into ev->work: the checks in the
 ** reference's order, or the verdict that needs no response. */
-static int compile_plan(ifs_evaluator *ev, const char *cons, size_t cn) {
+static ifs_status compile_plan(ifs_evaluator *ev, const char *cons, size_t cn) {
   ev->wn = 0;
   ifs_buf_clear(&ev->wtext);
   ifs_arena_reset(&ev->arena);
@@ -598,7 +598,7 @@ static int compile_plan(ifs_evaluator *ev, const char *cons, size_t cn) {
   ev->wcons = cons;
   if (!ev->compiled && !(ev->compiled = ifs_list_cache_new())) return IFS_NOMEM;
   ifs_jval *c;
-  int rc = ifs_json_parse_known(cons, cn, &ev->arena, known_list, ev, &c);
+  ifs_status rc = ifs_json_parse_known(cons, cn, &ev->arena, known_list, ev, &c);
   if (rc == IFS_NOMEM) return rc;
   ifs_verdict v = rc != IFS_OK          ? IFS_BAD_JSON
                   : !ifs_py_truthy(c)   ? IFS_NO_CONSTRAINTS
@@ -817,7 +817,7 @@ static void plans_flush(ifs_evaluator *ev) {
 }
 
 /* Stores a frozen plan of hash h; 0, or IFS_NOMEM (then the plan is not kept). */
-static int plans_insert(ifs_evaluator *ev, plan *pl, uint64_t h) {
+static ifs_status plans_insert(ifs_evaluator *ev, plan *pl, uint64_t h) {
   size_t size = plan_size(pl, plan_head_bytes(pl));
   if (!ev->table) {
     ev->table = ifs_malloc(PLAN_TABLE * sizeof *ev->table);
@@ -987,7 +987,7 @@ static void follow_plan(ifs_evaluator *ev, plan *pl) {
 /* One pass over the response: validity, ASCII, and whether lower() maps it
 ** character by character; text that is not strict UTF-8 is read into its
 ** internal form first. */
-static int read_response(ifs_evaluator *ev, row *w, const char *resp, size_t rn) {
+static ifs_status read_response(ifs_evaluator *ev, row *w, const char *resp, size_t rn) {
   ifs_scan sc;
   ifs_utf8_scan(resp, rn, &sc);
   w->strict_utf8 = sc.valid;
@@ -1031,7 +1031,8 @@ static void push_check(ifs_result *r, ifs_kind kind, size_t from, int ok, size_t
 
 /* Appends the outcome of plan check c; got is what its label reports (a
 ** count, or the regex search's answer).  Labels come later, if asked. */
-static int add_check(ifs_result *r, const plan *pl, const plan_check *c, int ok, size_t got) {
+static ifs_status add_check(ifs_result *r, const plan *pl, const plan_check *c, int ok,
+                            size_t got) {
   if (reserve_checks(r, 1)) return IFS_NOMEM;
   push_check(r, c->kind, (size_t)(c - pl->checks), ok, got);
   return IFS_OK;
@@ -1043,7 +1044,7 @@ static void count_response(row *w) {
   w->have_counts = 1;
 }
 
-static int run_limit(ifs_result *r, row *w, const plan *pl, const plan_check *c) {
+static ifs_status run_limit(ifs_result *r, row *w, const plan *pl, const plan_check *c) {
   if (c->invalid) return add_check(r, pl, c, 0, 0);
   count_response(w);
   size_t got = c->kind == IFS_MAX_CHARS ? w->chars : w->words;
@@ -1083,7 +1084,7 @@ void ifs_strip_fences(const char *s, size_t n, size_t *start, size_t *end) {
   *end = b;
 }
 
-static int run_json(ifs_result *r, row *w, const plan *pl, const plan_check *c) {
+static ifs_status run_json(ifs_result *r, row *w, const plan *pl, const plan_check *c) {
   size_t a, b;
   ifs_strip_fences(w->resp, w->rn, &a, &b);
   ifs_status rc = ifs_json_valid(w->resp + a, b - a);
@@ -1189,8 +1190,8 @@ static ifs_status needle_in_response(ifs_evaluator *ev, row *w, const ifs_needle
 /* One needle: `needle.lower() in resp.lower()`; the empty needle is in
 ** every text.  A plan with a set asks it once per row for all needles;
 ** a needle it leaves undecided is searched for on its own. */
-static int run_needle(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl,
-                      const plan_check *c) {
+static ifs_status run_needle(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl,
+                             const plan_check *c) {
   int found = 1;
   if (c->low_len) {
     const ifs_needle *nd = &pl->needles[c->needle_at];
@@ -1297,8 +1298,8 @@ static ifs_status set_answers(ifs_evaluator *ev, row *w, const plan *pl, signed 
 ** undecided, or in a short list beside a long one) is searched for on its
 ** own.  The checks themselves are read only for the needles left
 ** undecided and, in a text with U+0130, those ending in "i". */
-static int run_needle_set(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl,
-                          size_t first) {
+static ifs_status run_needle_set(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl,
+                                 size_t first) {
   signed char *found = ev->found;
   if (set_answers(ev, w, pl, found)) return IFS_NOMEM;
   if (!w->plain_lower && !pl->meets_context) {
@@ -1325,8 +1326,8 @@ static int run_needle_set(ifs_evaluator *ev, ifs_result *r, row *w, const plan *
   return IFS_OK;
 }
 
-static int run_regex(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl,
-                     const plan_check *c) {
+static ifs_status run_regex(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl,
+                            const plan_check *c) {
   const char *pat = pl->text + c->arg_at;
   int matched = 0;
   ifs_status rc = w->strict_utf8
@@ -1336,8 +1337,8 @@ static int run_regex(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl,
   return add_check(r, pl, c, rc == IFS_OK && matched, (size_t)rc);
 }
 
-static int run_plan(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl) {
-  int rc = IFS_OK;
+static ifs_status run_plan(ifs_evaluator *ev, ifs_result *r, row *w, const plan *pl) {
+  ifs_status rc = IFS_OK;
   for (size_t i = 0; i < pl->n && !rc; i++) {
     const plan_check *c = &pl->checks[i];
     switch (c->kind) {
@@ -1390,7 +1391,7 @@ static void append_label(ifs_buf *b, const plan *pl, const ifs_check *k) {
 }
 
 /* The reason, with the labels of the failed checks written in place. */
-static int build_reason(ifs_result *r, const plan *pl, const signed char *found) {
+static ifs_status build_reason(ifs_result *r, const plan *pl, const signed char *found) {
   ifs_buf *b = &r->reason;
   if (r->passed == r->total) {
     ifs_buf_append_str(b, "all ");
@@ -1413,7 +1414,7 @@ static int build_reason(ifs_result *r, const plan *pl, const signed char *found)
   return b->oom ? IFS_NOMEM : IFS_OK;
 }
 
-static int inconclusive_reason(ifs_result *r) {
+static ifs_status inconclusive_reason(ifs_result *r) {
   static const char *const reasons[] = {
     [IFS_NO_CONSTRAINTS] = "no constraints specified \xE2\x80\x94 cannot score",
     [IFS_BAD_JSON] = "invalid constraints JSON \xE2\x80\x94 cannot score",
@@ -1453,7 +1454,7 @@ ifs_status ifs_evaluate_scores(ifs_evaluator *ev, const char *resp, size_t rn,
   follow_plan(ev, pl);
   r->plan = pl;
   if (pl->verdict != IFS_SCORED) { r->verdict = pl->verdict; return IFS_OK; }
-  int rc = run_plan(ev, r, &w, pl);
+  ifs_status rc = run_plan(ev, r, &w, pl);
   if (rc) return rc;
   r->score = (double)r->passed / (double)r->total;
   return IFS_OK;

@@ -41,7 +41,7 @@ static void kinds_free(kind_stack *k) {
   if (k->bits != k->local) ifs_free(k->bits);
 }
 
-static int kinds_push(kind_stack *k, int is_obj) {
+static ifs_status kinds_push(kind_stack *k, int is_obj) {
   if (k->depth == k->cap_bits) {
     size_t words = k->cap_bits / 64;
     if (words > SIZE_MAX / 16) return IFS_NOMEM;
@@ -92,7 +92,7 @@ typedef struct jparser {
 ** outgrow it: a constraints text is parsed per row when its plan is not
 ** cached, and allocating its stacks was a large part of its cost.  An
 ** outgrown array stays in the arena until it is reset. */
-static int grow(jparser *p, void **stack, size_t *cap, size_t used, size_t elem) {
+static ifs_status grow(jparser *p, void **stack, size_t *cap, size_t used, size_t elem) {
   size_t nc = *cap ? *cap * 2 : 32;
   if (nc > SIZE_MAX / 2 / elem) return IFS_NOMEM;
   void *np = ifs_arena_alloc(p->a, nc * elem);
@@ -103,7 +103,7 @@ static int grow(jparser *p, void **stack, size_t *cap, size_t used, size_t elem)
   return IFS_OK;
 }
 
-static int push_val(jparser *p, ifs_jval *v) {
+static ifs_status push_val(jparser *p, ifs_jval *v) {
   if (p->nvals == p->capvals &&
       grow(p, (void **)&p->vals, &p->capvals, p->nvals, sizeof *p->vals))
     return IFS_NOMEM;
@@ -181,8 +181,8 @@ static size_t plain_run(const unsigned char *s, size_t n, size_t i) {
 
 /* Scans the string literal whose '"' is at s[i]: *end is just past the
 ** closing quote, *has_esc tells whether any backslash occurs. */
-static int scan_string(const unsigned char *s, size_t n, size_t i,
-                       size_t *end, int *has_esc) {
+static ifs_status scan_string(const unsigned char *s, size_t n, size_t i,
+                              size_t *end, int *has_esc) {
   i++;
   for (;;) {
     i = plain_run(s, n, i);
@@ -261,8 +261,8 @@ static int is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
 
 /* Scans the number at s[i] ('-' or a digit) the way CPython's scanner
 ** does; an integer literal of more than 4300 digits is invalid. */
-static int scan_number(const unsigned char *s, size_t n, size_t i,
-                       size_t *end, int *is_float) {
+static ifs_status scan_number(const unsigned char *s, size_t n, size_t i,
+                              size_t *end, int *is_float) {
   size_t digits_at = i + (s[i] == '-');
   i = digits_at;
   if (i >= n) return IFS_INVALID;
@@ -333,13 +333,13 @@ static int match_word(jparser *p, const char *w) {
 
 /* ---- building values (parse mode only) ---- */
 
-static int emit_literal(jparser *p, ifs_jtype t) {
+static ifs_status emit_literal(jparser *p, ifs_jtype t) {
   if (!p->a) return IFS_OK;
   if (!p->lit[t] && !(p->lit[t] = new_node(p, t))) return IFS_NOMEM;
   return push_val(p, p->lit[t]);
 }
 
-static int emit_float(jparser *p, double d) {
+static ifs_status emit_float(jparser *p, double d) {
   if (!p->a) return IFS_OK;
   ifs_jval *v = new_node(p, IFS_JFLOAT);
   if (!v) return IFS_NOMEM;
@@ -347,7 +347,7 @@ static int emit_float(jparser *p, double d) {
   return push_val(p, v);
 }
 
-static int emit_string(jparser *p, size_t start, size_t end, int has_esc) {
+static ifs_status emit_string(jparser *p, size_t start, size_t end, int has_esc) {
   if (!p->a) return IFS_OK;
   ifs_jval *v = new_node(p, IFS_JSTR);
   if (!v) return IFS_NOMEM;
@@ -395,7 +395,7 @@ static void sort_pairs(ifs_jval **kv, size_t *idx, size_t *tmp, size_t m) {
 
 /* Fills obj from m key/value pairs kv[0..2m): each key once, where it first
 ** occurs, with the value of its last occurrence (what dict() does). */
-static int fill_object(ifs_jval *obj, ifs_jval **kv, size_t m) {
+static ifs_status fill_object(ifs_jval *obj, ifs_jval **kv, size_t m) {
   size_t count = 0;
   if (m <= SMALL_OBJECT) {
     for (size_t k = 0; k < m; k++) {
@@ -435,7 +435,7 @@ static int at_top_value(const jparser *p) {
   return p->kinds.depth == 1 && kinds_top_is_obj(&p->kinds);
 }
 
-static int open_container(jparser *p, int is_obj) {
+static ifs_status open_container(jparser *p, int is_obj) {
   if (p->known && !is_obj && at_top_value(p)) p->list_at = p->i - 1;
   if (kinds_push(&p->kinds, is_obj)) return IFS_NOMEM;
   if (!p->a) return IFS_OK;
@@ -446,7 +446,7 @@ static int open_container(jparser *p, int is_obj) {
   return IFS_OK;
 }
 
-static int close_container(jparser *p) {
+static ifs_status close_container(jparser *p) {
   int is_obj = kinds_top_is_obj(&p->kinds);
   p->kinds.depth--;
   if (!p->a) return IFS_OK;
@@ -482,7 +482,7 @@ static int close_container(jparser *p) {
 
 /* An array the caller knows at s[i] (a top-level object's value), taken
 ** whole (*taken = 1). */
-static int take_known(jparser *p, int *taken) {
+static ifs_status take_known(jparser *p, int *taken) {
   *taken = 0;
   if (!p->a || !at_top_value(p)) return IFS_OK;
   const ifs_jval *key = p->vals[p->nvals - 1];
@@ -500,11 +500,12 @@ static int take_known(jparser *p, int *taken) {
 }
 
 /* A scalar at s[i] (i < n), emitted. */
-static int read_scalar(jparser *p) {
+static ifs_status read_scalar(jparser *p) {
   const unsigned char *s = p->s;
   size_t start = p->i, end;
   unsigned char c = s[start];
-  int rc, flag = 0;
+  ifs_status rc;
+  int flag = 0;
   if (c == '"') {
     if ((rc = scan_string(s, p->n, start, &end, &flag))) return rc;
     p->i = end;
@@ -534,9 +535,9 @@ static int read_scalar(jparser *p) {
 }
 
 /* An object key and its ':' (leading whitespace already skipped). */
-static int read_key(jparser *p) {
+static ifs_status read_key(jparser *p) {
   if (p->i >= p->n || p->s[p->i] != '"') return IFS_INVALID;
-  int rc = read_scalar(p);
+  ifs_status rc = read_scalar(p);
   if (rc) return rc;
   skip_ws(p);
   if (p->i >= p->n || p->s[p->i] != ':') return IFS_INVALID;
@@ -546,7 +547,7 @@ static int read_key(jparser *p) {
 
 /* After a value: closes containers, consumes ',' and keys.  *want_value is
 ** set when another value must follow, cleared at the end of the input. */
-static int after_value(jparser *p, int *want_value) {
+static ifs_status after_value(jparser *p, int *want_value) {
   for (;;) {
     skip_ws(p);
     if (p->kinds.depth == 0) {
@@ -563,12 +564,12 @@ static int after_value(jparser *p, int *want_value) {
       return read_key(p);
     }
     if (c != (is_obj ? '}' : ']')) return IFS_INVALID;
-    int rc = close_container(p);
+    ifs_status rc = close_container(p);
     if (rc) return rc;
   }
 }
 
-static int run(jparser *p) {
+static ifs_status run(jparser *p) {
   int want_value = 1, rc;
   while (want_value) {
     skip_ws(p);
@@ -631,7 +632,7 @@ ifs_status ifs_json_parse_known(const char *s, size_t n, ifs_arena *a, ifs_json_
   parser_init(&p, s, n, a);
   p.known = known;
   p.known_arg = arg;
-  int rc = run(&p);
+  ifs_status rc = run(&p);
   if (rc == IFS_OK) *out = p.vals[0];
   parser_free(&p);
   return rc;
@@ -640,7 +641,7 @@ ifs_status ifs_json_parse_known(const char *s, size_t n, ifs_arena *a, ifs_json_
 ifs_status ifs_json_valid(const char *s, size_t n) {
   jparser p;
   parser_init(&p, s, n, NULL);
-  int rc = run(&p);
+  ifs_status rc = run(&p);
   parser_free(&p);
   return rc;
 }

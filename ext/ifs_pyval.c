@@ -45,7 +45,7 @@ int ifs_py_truthy(const ifs_jval *v) {
 
 /* Appends the decimal text s (optional sign, digits) normalised: no '+',
 ** no leading zeros, and no '-' on zero. */
-static int append_int_text(const char *s, size_t n, ifs_buf *out) {
+static ifs_status append_int_text(const char *s, size_t n, ifs_buf *out) {
   size_t i = 0;
   int neg = 0;
   if (i < n && (s[i] == '-' || s[i] == '+')) neg = s[i++] == '-';
@@ -57,7 +57,7 @@ static int append_int_text(const char *s, size_t n, ifs_buf *out) {
 
 /* Appends the exact decimal value of trunc(d), d finite, from the bits of
 ** d (no libm): |d| = m * 2^e with a 53-bit integer m. */
-static int append_truncated(double d, ifs_buf *out) {
+static ifs_status append_truncated(double d, ifs_buf *out) {
   uint64_t bits;
   memcpy(&bits, &d, sizeof bits);
   int biased = (int)(bits >> 52 & 0x7FF);
@@ -98,7 +98,7 @@ static int int_space(uint32_t cp) {
 }
 
 /* int(s, 10) for a str, CPython's rules. */
-static int append_int_of_string(const char *s, size_t n, ifs_buf *out) {
+static ifs_status append_int_of_string(const char *s, size_t n, ifs_buf *out) {
   size_t a = 0, b = n, i;
   while (a < b) {
     i = a;
@@ -277,7 +277,7 @@ ifs_status ifs_py_float_repr(double d, ifs_buf *out) {
 
 static const char hexdig[] = "0123456789abcdef";
 
-static int append_escape(ifs_buf *out, char kind, uint32_t cp, int width) {
+static ifs_status append_escape(ifs_buf *out, char kind, uint32_t cp, int width) {
   char buf[12];
   size_t o = 0;
   buf[o++] = '\\';
@@ -302,7 +302,7 @@ static ifs_status append_str_repr(const char *s, size_t n, ifs_buf *out) {
     if (cp >= 0x80 && ifs_isprintable(cp)) continue;
     if (ifs_buf_append(out, s + run, at - run)) return IFS_NOMEM;
     run = i;
-    int rc;
+    ifs_status rc;
     if (cp == '\\' || cp == (uint32_t)quote) {
       char e[2] = {'\\', (char)cp};
       rc = ifs_buf_append(out, e, 2);
@@ -319,7 +319,7 @@ static ifs_status append_str_repr(const char *s, size_t n, ifs_buf *out) {
 }
 
 /* str() of a non-container; strings quoted (repr) when inside a container. */
-static int append_scalar(const ifs_jval *v, int quoted, ifs_buf *out) {
+static ifs_status append_scalar(const ifs_jval *v, int quoted, ifs_buf *out) {
   switch (v->type) {
     case IFS_JNULL: return ifs_buf_append_str(out, "None");
     case IFS_JFALSE: return ifs_buf_append_str(out, "False");
@@ -343,10 +343,10 @@ typedef struct walk_frame {
 } walk_frame;
 
 /* repr of lists and dicts with an explicit stack of open containers. */
-static int append_container(const ifs_jval *root, ifs_buf *out) {
+static ifs_status append_container(const ifs_jval *root, ifs_buf *out) {
   walk_frame local[32], *stack = local;
   size_t depth = 0, cap = sizeof local / sizeof local[0];
-  int rc = IFS_OK;
+  ifs_status rc = IFS_OK;
   const ifs_jval *open = root;
   while (rc == IFS_OK) {
     if (open) {

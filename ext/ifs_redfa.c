@@ -157,13 +157,13 @@ static uint32_t *cut_points(const ifs_rd_set *sets, size_t nsets, const ifs_rd_s
 
 /* Classes from the intervals [pts[k], pts[k+1]): each interval's key is
 ** its membership in every set and its flags; equal keys share a class. */
-static int build_alphabet(ifs_redfa *d, const ifs_rd_set *sets, size_t nsets,
-                          const ifs_rd_set *word) {
+static ifs_status build_alphabet(ifs_redfa *d, const ifs_rd_set *sets, size_t nsets,
+                                 const ifs_rd_set *word) {
   size_t np, wcur = 0;
   uint32_t *pts = cut_points(sets, nsets, word, &np);
   if (!pts) return IFS_NOMEM;
   size_t nint = np - 1, keyn = nsets + 1;
-  int rc = IFS_NOMEM;
+  ifs_status rc = IFS_NOMEM;
   uint8_t *keys = ifs_malloc((MAX_CLASSES + 2) * keyn);   /* per class */
   uint8_t *icls = ifs_malloc(nint ? nint : 1);            /* per interval */
   size_t *cur = ifs_malloc((nsets ? nsets : 1) * sizeof *cur);
@@ -697,7 +697,7 @@ ifs_redfa *ifs_redfa_new(const ifs_rd_inst *ins, size_t nins, const ifs_rd_set *
   memcpy(d->ins, ins, nins * sizeof *ins);
   memset(d->mark, 0, nins * sizeof *d->mark);
   memset(d->nmark, 0, nins * sizeof *d->nmark);
-  int rc = build_alphabet(d, sets, nsets, word ? word : &ascii_word_set);
+  ifs_status rc = build_alphabet(d, sets, nsets, word ? word : &ascii_word_set);
   if (rc) { *err = rc; goto fail; }
   d->ctx = ifs_malloc(d->width);
   if (!d->ctx) goto fail;

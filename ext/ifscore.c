@@ -75,14 +75,14 @@ static void conn_release(void *p) {
 
 /* The text of an argument as SQLite converts it; NULL for SQL NULL.
 ** IFS_NOMEM when SQLite could not produce the text. */
-static int arg_text(sqlite3_value *v, const char **s, size_t *n) {
+static ifs_status arg_text(sqlite3_value *v, const char **s, size_t *n) {
   *s = (const char *)sqlite3_value_text(v);
   *n = *s ? (size_t)sqlite3_value_bytes(v) : 0;
   return !*s && sqlite3_value_type(v) != SQLITE_NULL ? IFS_NOMEM : IFS_OK;
 }
 
 /* Internal form of an argument (a copy only when it is not valid UTF-8). */
-static int arg_internal(sqlite3_value *v, ifs_buf *scratch, const char **s, size_t *n) {
+static ifs_status arg_internal(sqlite3_value *v, ifs_buf *scratch, const char **s, size_t *n) {
   if (arg_text(v, s, n)) return IFS_NOMEM;
   if (!*s || ifs_utf8_is_valid(*s, *n)) return IFS_OK;
   ifs_buf_clear(scratch);
