@@ -57,8 +57,8 @@
 -- in `checks` are deleted. Cases the file no longer has at the same position
 -- (from an earlier version of the run) are deleted.
 -- Everything happens in one transaction; on any error (.bail) nothing changes.
--- Errors are the last line on stderr; for a file that cannot be read (or is not
--- JSON), a repeated or a missing case id, the line before it names the file or ids. The script sets .mode list and .headers off.
+-- Errors are the last line on stderr; the line before names the file or the ids
+-- when those are the problem. The script sets .mode list and .headers off.
 
 .bail on
 .headers off
