@@ -37,7 +37,7 @@ typedef struct emitter {
   uint32_t map_base;    /* 0, or the subject's surrogates are at map_base+k */
   int lookbehind;       /* inside a look-behind */
   int clevel;           /* Python frame of re._compiler._compile here */
-  int err;
+  ifs_status err;       /* the first failure, sticky: IFS_INVALID, IFS_NOMEM, IFS_LIMIT */
 } emitter;
 
 /* re._compiler's own recursion counts toward Python's limit too. */

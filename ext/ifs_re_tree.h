@@ -100,7 +100,7 @@ typedef struct parser {
   size_t index;         /* just after the next token */
   int has_next, next_esc;
   uint32_t next_c;
-  int err;              /* IFS_OK, IFS_INVALID, IFS_NOMEM */
+  ifs_status err;       /* IFS_OK, IFS_INVALID, IFS_NOMEM */
   ifs_arena *arena;
   /* State */
   uint32_t flags;
