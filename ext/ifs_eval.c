@@ -507,10 +507,10 @@ static ifs_status plan_prepare_needles(ifs_evaluator *ev) {
   w->lists = ev->wlists;
   w->nlists = 0;
   if (k == 0) return IFS_OK;
-  if (work_list_sets(ev, w)) return IFS_NOMEM;
-  if (w->nlists) return IFS_OK;
-  if (plan_build_set(ev, w, SET_MIN_NEEDLES_ONCE, &w->set)) return IFS_NOMEM;
-  if (w->set) return IFS_OK;
+  ifs_status st = work_list_sets(ev, w);
+  if (st || w->nlists) return st;
+  st = plan_build_set(ev, w, SET_MIN_NEEDLES_ONCE, &w->set);
+  if (st || w->set) return st;
   if (k > ev->wneedles_cap) {
     ifs_needle *nd = ifs_realloc(ev->wneedles, k * sizeof *nd);
     if (!nd) return IFS_NOMEM;
@@ -551,8 +551,7 @@ static ifs_status plan_build_set(ifs_evaluator *ev, const plan *pl, size_t min,
   if (k < min || k > IFS_NEEDLE_SET_MAX || pl->tn > UINT32_MAX)   /* (32-bit offsets) */
     return IFS_OK;
   if (plan_spans(ev, pl)) return IFS_NOMEM;
-  *set = ifs_needle_set_new(pl->text, ev->spans, k);
-  return *set ? IFS_OK : IFS_NOMEM;
+  return ifs_needle_set_new(pl->text, ev->spans, k, set);
 }
 
 /* The work plan's lists of SET_MIN_NEEDLES_ONCE needles or more, each by the
@@ -573,9 +572,10 @@ static ifs_status work_list_sets(ifs_evaluator *ev, plan *w) {
     if (k < SET_MIN_NEEDLES_ONCE) continue;
     list_set *ls = &w->lists[w->nlists];
     const ifs_list *copied = &ev->copied[l];
-    if (copied->k ? ifs_list_cache_set(ev->compiled, copied, &ls->set, &ls->text)
-                  : ifs_set_cache_get(ev->sets, w->text, ev->spans + first, k, &ls->set, &ls->text))
-      return IFS_NOMEM;
+    ifs_status st = copied->k
+        ? ifs_list_cache_set(ev->compiled, copied, &ls->set, &ls->text)
+        : ifs_set_cache_get(ev->sets, w->text, ev->spans + first, k, &ls->set, &ls->text);
+    if (st) return st;
     if (ls->set) {
       ls->first = first;
       w->nlists++;
@@ -706,25 +706,26 @@ static ifs_status shared_list_sets(ifs_evaluator *ev, const plan *w, unsigned ki
   p->set = p->own_set = NULL;
   p->nlists = 0;
   if (plan_spans(ev, w)) return IFS_NOMEM;   /* (and room for the answers) */
-  for (int l = 0; l < 2; l++) {
+  ifs_status st = IFS_OK;
+  for (int l = 0; l < 2 && !st; l++) {
     size_t first = bounds[l], k = bounds[l + 1] - first;
     list_set *ls = &p->lists[p->nlists];
     ls->first = first;
     if (kinds >> l & 1) {
-      if (ifs_list_cache_set(ev->compiled, &ev->copied[l], &ls->set, &ls->text)) goto nomem;
-      p->nlists++;
+      st = ifs_list_cache_set(ev->compiled, &ev->copied[l], &ls->set, &ls->text);
+      p->nlists += !st;
     } else if (k >= SET_MIN_NEEDLES && k <= IFS_NEEDLE_SET_MAX && w->tn <= UINT32_MAX) {
-      if (!(p->own_set = ifs_needle_set_new(w->text, ev->spans + first, k))) goto nomem;
+      st = ifs_needle_set_new(w->text, ev->spans + first, k, &p->own_set);
       ls->set = p->own_set;
       ls->text = NULL;
-      p->nlists++;
+      p->nlists += !st;
     }
   }
-  return IFS_OK;
-nomem:
-  ifs_needle_set_free(p->own_set);
-  p->own_set = NULL;
-  return IFS_NOMEM;
+  if (st) {
+    ifs_needle_set_free(p->own_set);
+    p->own_set = NULL;
+  }
+  return st;
 }
 
 /* How a kept plan of ev->work searches (sets in p): by its lists' sets when
@@ -737,8 +738,7 @@ static ifs_status kept_sets(ifs_evaluator *ev, unsigned kinds, plan *p) {
   p->nlists = 0;
   p->own_set = NULL;
   p->set = w->set;
-  if (!p->set && plan_build_set(ev, w, SET_MIN_NEEDLES, &p->set)) return IFS_NOMEM;
-  return IFS_OK;
+  return p->set ? IFS_OK : plan_build_set(ev, w, SET_MIN_NEEDLES, &p->set);
 }
 
 /* The key of a kept plan: text cons but the shared lists' JSON. */

@@ -79,17 +79,17 @@ ifs_status ifs_list_cache_set(ifs_list_cache *c, const ifs_list *list,
   if (!e->set) {
     size_t k = e->list.k;
     ifs_span *span = ifs_malloc(k * sizeof *span);
-    if (span) {
-      for (size_t i = 0; i < k; i++) {
-        span[i].at = e->list.needles[i].low_at;
-        span[i].len = e->list.needles[i].low_len;
-      }
-      e->set = ifs_needle_set_new(e->list.text, span, k);
-      ifs_free(span);
+    if (!span) return IFS_NOMEM;
+    for (size_t i = 0; i < k; i++) {
+      span[i].at = e->list.needles[i].low_at;
+      span[i].len = e->list.needles[i].low_len;
     }
+    ifs_status st = ifs_needle_set_new(e->list.text, span, k, &e->set);
+    ifs_free(span);
+    if (st) return st;
   }
   *set = e->set;
-  return e->set ? IFS_OK : IFS_NOMEM;
+  return IFS_OK;
 }
 
 const char *ifs_list_cache_json(const ifs_list_cache *c, size_t at, uint64_t kept) {

@@ -883,19 +883,21 @@ static int new_prefix(const raw_list *r, size_t i) {
   return i == 0 || r->p[i] >> 29 != r->p[i - 1] >> 29;
 }
 
-ifs_needle_set *ifs_needle_set_new(const char *text, const ifs_span *span, size_t k) {
-  if (k >= NEEDLES_MAX) return NULL;
+ifs_status ifs_needle_set_new(const char *text, const ifs_span *span, size_t k,
+                              ifs_needle_set **set) {
+  *set = NULL;
+  if (k >= NEEDLES_MAX) return IFS_LIMIT;
   for (size_t j = 0; j < k; j++)
-    if (span[j].at > UINT32_MAX || span[j].len > UINT32_MAX - span[j].at) return NULL;
+    if (span[j].at > UINT32_MAX || span[j].len > UINT32_MAX - span[j].at) return IFS_LIMIT;
   raw_list r = {NULL, 0, 0};
   uint32_t *skip = ifs_malloc(k * sizeof *skip);
-  if (!skip) return NULL;
+  if (!skip) return IFS_NOMEM;
   for (size_t j = 0; j < k; j++) {
     skip[j] = (uint32_t)prefix_skip(text + span[j].at, span[j].len, k > BIG_NEEDLES);
     if (add_prefixes(&r, (uint32_t)j, text + span[j].at, span[j].len, skip[j])) {
       ifs_free(r.p);
       ifs_free(skip);
-      return NULL;
+      return IFS_NOMEM;
     }
   }
   raw_sort(r.p, r.n);
@@ -909,7 +911,7 @@ ifs_needle_set *ifs_needle_set_new(const char *text, const ifs_span *span, size_
   if (!s) {
     ifs_free(r.p);
     ifs_free(skip);
-    return NULL;
+    return IFS_NOMEM;
   }
   for (size_t j = 0; j < k; j++) {
     set_needle *nd = &s->needles[j];
@@ -945,7 +947,8 @@ ifs_needle_set *ifs_needle_set_new(const char *text, const ifs_span *span, size_
   fill_tables(s);
   fill_entries(s, text);
   if (s->big) fill_shift_or(s, text);
-  return s;
+  *set = s;
+  return IFS_OK;
 }
 
 void ifs_needle_set_free(ifs_needle_set *s) { ifs_free(s); }

@@ -55,12 +55,13 @@ typedef struct ifs_span {
 /* At most this many needles in a set. */
 #define IFS_NEEDLE_SET_MAX (((size_t)1 << 24) - 1)
 
-/* A set of k needles, text[span[i].at ..] each already lowercased, all
-** within the text's first 4 GiB and at most IFS_NEEDLE_SET_MAX.  The set keeps where
-** they are, not their bytes: each search is given the same text (or a copy
-** of it, which may be elsewhere).  NULL when out of memory (or past those
-** bounds). */
-ifs_needle_set *ifs_needle_set_new(const char *text, const ifs_span *span, size_t k);
+/* *set: a set of k needles, text[span[i].at ..] each already lowercased.
+** The set keeps where they are, not their bytes: each search is given the
+** same text (or a copy of it, which may be elsewhere).  IFS_LIMIT (and no
+** set) past its bounds: more than IFS_NEEDLE_SET_MAX needles, or one not
+** within the text's first 4 GiB; IFS_NOMEM when out of memory. */
+ifs_status ifs_needle_set_new(const char *text, const ifs_span *span, size_t k,
+                              ifs_needle_set **set);
 void ifs_needle_set_free(ifs_needle_set *s);
 
 /* Bytes the set holds (for cache accounting). */

@@ -108,15 +108,17 @@ static entry *least_recent(ifs_set_cache *c) {
   return v;
 }
 
-/* Keeps the list in c->key with its set, in place of the least recent. */
-static entry *insert(ifs_set_cache *c, uint64_t h, size_t k) {
+/* Keeps the list in c->key with its set, in place of the least recent:
+** *kept. */
+static ifs_status insert(ifs_set_cache *c, uint64_t h, size_t k, entry **kept) {
   char *key = ifs_malloc(c->key.len);
-  if (!key) return NULL;
+  if (!key) return IFS_NOMEM;
   memcpy(key, c->key.p, c->key.len);
-  ifs_needle_set *set = ifs_needle_set_new(key, c->spans, k);
-  if (!set) {
+  ifs_needle_set *set;
+  ifs_status st = ifs_needle_set_new(key, c->spans, k, &set);
+  if (st) {
     ifs_free(key);
-    return NULL;
+    return st;
   }
   entry *e = least_recent(c);
   entry_clear(e);
@@ -124,7 +126,8 @@ static entry *insert(ifs_set_cache *c, uint64_t h, size_t k) {
   e->key = key;
   e->kn = c->key.len;
   e->set = set;
-  return e;
+  *kept = e;
+  return IFS_OK;
 }
 
 ifs_status ifs_set_cache_get(ifs_set_cache *c, const char *text, const ifs_span *span, size_t k,
@@ -146,7 +149,10 @@ ifs_status ifs_set_cache_get(ifs_set_cache *c, const char *text, const ifs_span 
     if (ifs_seen_add(&c->seen, h, &before)) return IFS_NOMEM;
     if (!before) return IFS_OK;
   }
-  if (!e && !(e = insert(c, h, k))) return IFS_NOMEM;
+  if (!e) {
+    ifs_status st = insert(c, h, k, &e);
+    if (st) return st;
+  }
   e->last = ++c->calls;
   *set = e->set;
   *set_text = e->key;

@@ -51,8 +51,8 @@ static ifs_needle_set *set_of(needles *v) {
     span[i].len = v->low[i].len;
     ck_assert_int_eq(ifs_buf_append(&v->all, v->low[i].p ? v->low[i].p : "", v->low[i].len), IFS_OK);
   }
-  ifs_needle_set *s = ifs_needle_set_new(v->all.p, span, v->k);
-  ck_assert_ptr_nonnull(s);
+  ifs_needle_set *s;
+  ck_assert_int_eq(ifs_needle_set_new(v->all.p, span, v->k, &s), IFS_OK);
   return s;
 }
 
@@ -485,22 +485,43 @@ START_TEST(test_adversarial_big_gives_up) {
 }
 END_TEST
 
-/* A failing allocator: NULL, never a half-built set. */
+/* A failing allocator: IFS_NOMEM and no set, never a half-built one;
+** once every allocation it makes succeeds, the set. */
 START_TEST(test_out_of_memory) {
   static const ifs_span span[] = {{0, 5}, {5, 8}, {13, 1}};
-  for (long fail = 1; fail <= 4; fail++) {
+  const char *text = "sorryas an aik";
+  long fail = 1;
+  for (;; fail++) {
+    ifs_needle_set *s;
     ifs_test_fail_nth(fail);
-    const char *text = "sorryas an aik";
-    ifs_needle_set *s = ifs_needle_set_new(text, span, 3);
+    ifs_status st = ifs_needle_set_new(text, span, 3, &s);
     ifs_test_fail_nth(0);
-    if (s) {
+    if (st == IFS_OK) {
       signed char got[3];
       ifs_needle_set_find(s, text, "I'm sorry", 9, 1, got);
       ck_assert_int_eq(got[0], 1);
       ck_assert_int_eq(got[1], 0);
       ifs_needle_set_free(s);
+      break;
     }
+    ck_assert_int_eq(st, IFS_NOMEM);
+    ck_assert_ptr_null(s);
   }
+  ck_assert_int_eq(fail, 4);   /* its three allocations, each failed once */
+}
+END_TEST
+
+/* Past its bounds, IFS_LIMIT and no set, whatever memory there is. */
+START_TEST(test_past_bounds) {
+  ifs_needle_set *s;
+  static const ifs_span span[] = {{0, 5}};
+  ck_assert_int_eq(ifs_needle_set_new("sorry", span, IFS_NEEDLE_SET_MAX + 1, &s), IFS_LIMIT);
+  ck_assert_ptr_null(s);
+#if SIZE_MAX > UINT32_MAX
+  static const ifs_span far[] = {{0, 5}, {(size_t)UINT32_MAX + 1, 1}};
+  ck_assert_int_eq(ifs_needle_set_new("sorry", far, 2, &s), IFS_LIMIT);
+  ck_assert_ptr_null(s);
+#endif
 }
 END_TEST
 
@@ -585,6 +606,7 @@ static Suite *needle_set_suite(void) {
   tcase_add_test(tc, test_adversarial_gives_up);
   tcase_add_test(tc, test_adversarial_big_gives_up);
   tcase_add_test(tc, test_out_of_memory);
+  tcase_add_test(tc, test_past_bounds);
   suite_add_tcase(s, tc);
   return s;
 }
