@@ -856,108 +856,137 @@ static node *parse_conditional(parser *p, int verbose, int nested) {
   return x;
 }
 
-/* "(" has been read: a group, an extension, a comment or global flags. */
-static void parse_group(parser *p, seq *sp, int *verbose, int nested, int first) {
-  int capture = 1, atomic = 0;
-  uint32_t *name = NULL;
-  size_t nn = 0;
-  uint32_t addf = 0, delf = 0;
-  if (tk_match(p, '?')) {
-    tok ch = tk_get(p);
-    if (p->err) return;
-    if (ch.none) { fail(p); return; }
-    if (is_plain(ch, 'P')) {
-      if (tk_match(p, '<')) {
-        if (!get_until(p, '>', &name, &nn)) return;
-        if (!ifs_re_py_isidentifier(name, nn)) { fail(p); return; }
-      } else if (tk_match(p, '=')) {
-        if (!get_until(p, ')', &name, &nn)) return;
-        if (!ifs_re_py_isidentifier(name, nn)) { fail(p); return; }
-        int64_t gid = name_get(p, name, nn);
-        if (gid < 0 || !check_group(p, (uint64_t)gid)) { fail(p); return; }
-        if (!check_lookbehind_group(p, (uint64_t)gid)) return;
-        node *x = node_new(p, N_GROUPREF);
-        if (x) { x->c = (uint32_t)gid; seq_push(p, sp, x); }
-        return;
-      } else {
-        fail(p);
-        return;
-      }
-    } else if (is_plain(ch, ':')) {
-      capture = 0;
-    } else if (is_plain(ch, '#')) {
-      for (;;) {
-        if (!p->has_next) { fail(p); return; }
-        tok t = tk_get(p);
-        if (p->err) return;
-        if (is_plain(t, ')')) return;
-      }
-    } else if (is_plain(ch, '=') || is_plain(ch, '!') || is_plain(ch, '<')) {
-      int dir = 1;
-      int64_t saved = p->lookbehindgroups;
-      if (is_plain(ch, '<')) {
-        ch = tk_get(p);
-        if (p->err) return;
-        if (!is_plain(ch, '=') && !is_plain(ch, '!')) { fail(p); return; }
-        dir = -1;
-        if (saved < 0) p->lookbehindgroups = p->ngroups;
-      }
-      seq *sub = parse_sub(p, *verbose, nested + 1);
-      if (p->err) return;
-      if (dir < 0 && saved < 0) p->lookbehindgroups = -1;
-      if (!tk_match(p, ')')) { fail(p); return; }
-      node *x = node_new(p, N_ASSERT);
-      if (!x) return;
-      x->dir = (int8_t)dir;
-      x->sub = is_plain(ch, '!');
-      x->a = sub;
-      seq_push(p, sp, x);
-      return;
-    } else if (is_plain(ch, '(')) {
-      node *x = parse_conditional(p, *verbose, nested);
-      if (x) seq_push(p, sp, x);
-      return;
-    } else if (is_plain(ch, '>')) {
-      capture = 0;
-      atomic = 1;
-    } else if (is_flag_char(ch) || is_plain(ch, '-')) {
-      if (!frames_ok(p, 3)) return;   /* _parse_flags -> get -> __next */
-      int r = parse_flags(p, ch, &addf, &delf);
-      if (!r) return;
-      if (r == 1) {
-        if (!first || seq_len(sp)) { fail(p); return; }
-        *verbose = (p->flags & F_VERBOSE) != 0;
-        return;
-      }
-      capture = 0;
-    } else {
-      fail(p);
-      return;
-    }
+/* What a group's opening said: whether it captures (by name when name is
+** set) or is atomic, and the flags it sets and clears for its body. */
+typedef struct group_head {
+  int capture, atomic;
+  uint32_t *name;
+  size_t nn;
+  uint32_t addf, delf;
+} group_head;
+
+/* "(?P" has been read: a named group's name ("(?P<name>", into g; 1) or a
+** reference to a group ("(?P=name)", pushed; 0, as on an error). */
+static int parse_named(parser *p, seq *sp, group_head *g) {
+  if (tk_match(p, '<')) {
+    if (!get_until(p, '>', &g->name, &g->nn)) return 0;
+    if (!ifs_re_py_isidentifier(g->name, g->nn)) { fail(p); return 0; }
+    return 1;
   }
+  if (!tk_match(p, '=')) { fail(p); return 0; }
+  uint32_t *name;
+  size_t nn;
+  if (!get_until(p, ')', &name, &nn)) return 0;
+  if (!ifs_re_py_isidentifier(name, nn)) { fail(p); return 0; }
+  int64_t gid = name_get(p, name, nn);
+  if (gid < 0 || !check_group(p, (uint64_t)gid)) { fail(p); return 0; }
+  if (!check_lookbehind_group(p, (uint64_t)gid)) return 0;
+  node *x = node_new(p, N_GROUPREF);
+  if (x) { x->c = (uint32_t)gid; seq_push(p, sp, x); }
+  return 0;
+}
+
+/* "(?#" has been read: a comment, to the first ")". */
+static void skip_comment(parser *p) {
+  for (;;) {
+    if (!p->has_next) { fail(p); return; }
+    tok t = tk_get(p);
+    if (p->err || is_plain(t, ')')) return;
+  }
+}
+
+/* "(?=", "(?!" or "(?<" has been read (ch its last character): a lookahead
+** or lookbehind assertion. */
+static void parse_lookaround(parser *p, seq *sp, tok ch, int verbose, int nested) {
+  int dir = 1;
+  int64_t saved = p->lookbehindgroups;
+  if (is_plain(ch, '<')) {
+    ch = tk_get(p);
+    if (p->err) return;
+    if (!is_plain(ch, '=') && !is_plain(ch, '!')) { fail(p); return; }
+    dir = -1;
+    if (saved < 0) p->lookbehindgroups = p->ngroups;
+  }
+  seq *sub = parse_sub(p, verbose, nested + 1);
+  if (p->err) return;
+  if (dir < 0 && saved < 0) p->lookbehindgroups = -1;
+  if (!tk_match(p, ')')) { fail(p); return; }
+  node *x = node_new(p, N_ASSERT);
+  if (!x) return;
+  x->dir = (int8_t)dir;
+  x->sub = is_plain(ch, '!');
+  x->a = sub;
+  seq_push(p, sp, x);
+}
+
+/* A group's body, to its ")", once its opening (g) has been read. */
+static void parse_group_body(parser *p, seq *sp, int verbose, int nested, const group_head *g) {
   uint32_t gid = 0;
-  if (capture) {
-    gid = open_group(p, name, nn);
+  if (g->capture) {
+    gid = open_group(p, g->name, g->nn);
     if (!gid) return;
   }
-  int sub_verbose = (*verbose || (addf & F_VERBOSE)) && !(delf & F_VERBOSE);
+  int sub_verbose = (verbose || (g->addf & F_VERBOSE)) && !(g->delf & F_VERBOSE);
   seq *sub = parse_sub(p, sub_verbose, nested + 1);
   if (p->err) return;
   if (!tk_match(p, ')')) { fail(p); return; }
-  if (capture) {
+  if (g->capture) {
     /* closegroup -> getwidth -> the children's getwidth (cached or not) */
     p->wdepth = p->wpeak = 0;
     ifs_re_width(p, sub, &p->gw[gid].lo, &p->gw[gid].hi);
     if (!frames_ok(p, 2 + p->wpeak)) return;
     p->gw[gid].closed = 1;
   }
-  node *x = node_new(p, atomic ? N_ATOMIC : N_SUB);
+  node *x = node_new(p, g->atomic ? N_ATOMIC : N_SUB);
   if (!x) return;
   x->c = gid;
-  x->addf = addf;
-  x->delf = delf;
+  x->addf = g->addf;
+  x->delf = g->delf;
   x->a = sub;
   seq_push(p, sp, x);
+}
+
+/* "(" has been read: a group, an extension, a comment or global flags
+** (which set *verbose; only at the pattern's start). */
+static void parse_group(parser *p, seq *sp, int *verbose, int nested, int first) {
+  group_head g = {1, 0, NULL, 0, 0, 0};
+  if (tk_match(p, '?')) {
+    tok ch = tk_get(p);
+    if (p->err) return;
+    if (ch.none) { fail(p); return; }
+    if (is_plain(ch, 'P')) {
+      if (!parse_named(p, sp, &g)) return;
+    } else if (is_plain(ch, ':')) {
+      g.capture = 0;
+    } else if (is_plain(ch, '#')) {
+      skip_comment(p);
+      return;
+    } else if (is_plain(ch, '=') || is_plain(ch, '!') || is_plain(ch, '<')) {
+      parse_lookaround(p, sp, ch, *verbose, nested);
+      return;
+    } else if (is_plain(ch, '(')) {
+      node *x = parse_conditional(p, *verbose, nested);
+      if (x) seq_push(p, sp, x);
+      return;
+    } else if (is_plain(ch, '>')) {
+      g.capture = 0;
+      g.atomic = 1;
+    } else if (is_flag_char(ch) || is_plain(ch, '-')) {
+      if (!frames_ok(p, 3)) return;   /* _parse_flags -> get -> __next */
+      int r = parse_flags(p, ch, &g.addf, &g.delf);
+      if (!r) return;
+      if (r == 1) {   /* global flags */
+        if (!first || seq_len(sp)) { fail(p); return; }
+        *verbose = (p->flags & F_VERBOSE) != 0;
+        return;
+      }
+      g.capture = 0;
+    } else {
+      fail(p);
+      return;
+    }
+  }
+  parse_group_body(p, sp, *verbose, nested, &g);
 }
 
 static int is_special(uint32_t c) {
