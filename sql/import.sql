@@ -18,11 +18,18 @@
 --             "constraints" (or "metadata": {"constraints": ...}).
 --   :dataset_name  optional: the name stored in runs.dataset; by default the
 --             :dataset file's name without its directory (if_cases.jsonl).
+--   :replace  optional: set (to 1) to let a run replace a stored run of another
+--             model that has its run_id. Without it the import stops and names
+--             both (runner ids are timestamps: two models started in the same
+--             second share one). A run of the same model is always replaced.
 --
 -- Without :dataset, a case that carries no constraints has no source of them: it
 -- keeps the runner's score and is marked rescorable = 0, so sql/regrade.sql leaves
 -- it alone (it does not turn it inconclusive); the import says how many on stderr.
--- A case id that repeats within a run stops the import, naming the id.
+-- So does a case without an "agent_response" key (JSON null is an empty answer).
+-- A case id that repeats within a run stops the import, naming the id; so does
+-- a run without run_id or cases array, a run_id twice in the file, or a case or
+-- dataset case without id, naming where it is.
 --
 -- .parameter reads its value as an SQL literal when it can: a path such as 1e5
 -- or null must be quoted inside the argument, as must a path with spaces:
@@ -48,8 +55,9 @@
 --          benchmark: the case's "benchmark", else the dataset case's, else the
 --          run's, else the pipeline file name without directory and .yaml/.yml
 --          (instruction_following.yaml -> instruction_following).
---          rescorable: 1 when the dataset has the case or the case has its own
---          "constraints" key; scored_by = 'runner'.
+--          rescorable: 1 when the case has an "agent_response" key and the
+--          dataset has the case or the case has its own "constraints" key;
+--          scored_by = 'runner'.
 --
 -- Idempotent: importing a file again gives the same database (rows are upserted
 -- on their keys, so even rowids stay put), and resets the cases of its runs to
@@ -57,8 +65,10 @@
 -- in `checks` are deleted. Cases the file no longer has at the same position
 -- (from an earlier version of the run) are deleted.
 -- Everything happens in one transaction; on any error (.bail) nothing changes.
--- Errors are the last line on stderr; the line before names the file or the ids
--- when those are the problem. The script sets .mode list and .headers off.
+-- Errors are the last line on stderr; the line before names the file, the line,
+-- the run or the ids that are the problem. Notes (cases left to the runner's
+-- scores, runs whose regrade an import undid) go to stderr too. The script sets
+-- .mode list and .headers off.
 
 .bail on
 .headers off
@@ -80,56 +90,75 @@ INSERT INTO import_schema
   SELECT count(*) FROM main.sqlite_master WHERE type = 'table' AND name = 'runs';
 
 -- The checks call no function (JSON1 may not be innocuous, see sql/schema.sql):
--- is_json is computed by the INSERT.
+-- parses is computed by the INSERT: the results are JSON; the dataset JSON, or
+-- JSONL (each line, [L], JSON: a raw newline cannot occur inside a JSON value).
 DROP TABLE IF EXISTS temp.import_file;
 CREATE TEMP TABLE import_file (
   kind TEXT PRIMARY KEY,
   path TEXT,
   body TEXT,
-  is_json INTEGER
+  parses INTEGER,
+  bad_line INTEGER        -- a dataset that does not parse: its first line that is not JSON
 );
-INSERT INTO import_file
+INSERT INTO import_file (kind, path, body, parses)
   SELECT 'results', :results, body, json_valid(body)
   FROM (SELECT CAST(readfile(:results) AS TEXT) AS body);
-INSERT INTO import_file
-  SELECT 'dataset', :dataset, body, json_valid(body)
+INSERT INTO import_file (kind, path, body, parses)
+  SELECT 'dataset', :dataset, body,
+         json_valid(body) OR json_valid('[[' || replace(body, char(10), '],[') || ']]')
   FROM (SELECT CAST(readfile(:dataset) AS TEXT) AS body) WHERE :dataset IS NOT NULL;
+-- The lines as a JSON array of strings (quotes, backslashes, tabs and carriage
+-- returns escaped; another control character leaves the line unknown).
+UPDATE import_file SET bad_line = (
+  WITH quoted (lines) AS (
+    SELECT '["' || replace(replace(replace(replace(replace(body, '\', '\\'), '"', '\"'),
+                                           char(9), '\t'), char(13), '\r'),
+                           char(10), '","') || '"]'),
+  valid (lines) AS (SELECT lines FROM quoted WHERE json_valid(lines))
+  SELECT e.key + 1 FROM valid, json_each(valid.lines) AS e
+  WHERE NOT json_valid('[' || e.value || ']') ORDER BY e.key LIMIT 1)
+WHERE kind = 'dataset' AND body IS NOT NULL AND NOT parses;
 
 -- A file that cannot be used: the line before the error names it.
 .once stderr
 SELECT CASE WHEN path IS NULL THEN 'import: :results is not set'
                                    || ' (-cmd ".parameter set :results FILE")'
             WHEN body IS NULL THEN 'import: cannot read the :' || kind || ' file ' || path
-            ELSE 'import: the :results file ' || path || ' is not valid JSON' END
+            WHEN kind = 'results' THEN 'import: the :results file ' || path
+                                       || ' is not valid JSON'
+            WHEN bad_line IS NOT NULL THEN 'import: line ' || bad_line || ' of the :dataset file '
+                                           || path || ' is not valid JSON'
+            ELSE 'import: the :dataset file ' || path || ' is neither JSON nor JSONL' END
 FROM import_file
-WHERE body IS NULL OR (kind = 'results' AND NOT is_json)
+WHERE body IS NULL OR NOT parses
 ORDER BY rowid LIMIT 1;
 DROP TABLE IF EXISTS temp.import_file_check;
 CREATE TEMP TABLE import_file_check (
   kind TEXT,
   readable INTEGER,
-  is_json INTEGER,
+  parses INTEGER,
   CONSTRAINT "import: set :results to a readable eval_results.json"
     CHECK (kind <> 'results' OR readable),
   CONSTRAINT "import: the :results file is not valid JSON"
-    CHECK (kind <> 'results' OR is_json),
+    CHECK (kind <> 'results' OR parses),
   CONSTRAINT "import: cannot read the :dataset file"
-    CHECK (kind <> 'dataset' OR readable)
+    CHECK (kind <> 'dataset' OR readable),
+  CONSTRAINT "import: the :dataset file is neither JSON nor JSONL"
+    CHECK (kind <> 'dataset' OR parses)
 );
 INSERT INTO import_file_check
-  SELECT kind, body IS NOT NULL, is_json FROM import_file ORDER BY rowid;
+  SELECT kind, body IS NOT NULL, parses FROM import_file ORDER BY rowid;
 
 -- ---- the dataset: ord, id, the case object -------------------------------
 
 DROP TABLE IF EXISTS temp.import_dataset;
 CREATE TEMP TABLE import_dataset (
-  ord   INTEGER PRIMARY KEY,
-  id    TEXT CONSTRAINT "import: a dataset case has no id" CHECK (id IS NOT NULL),
+  ord   INTEGER PRIMARY KEY,  -- the array's index, or the line's (from 0)
+  id    TEXT,
   value TEXT
 );
 -- A JSON array, a single object, or JSONL: each line L becomes [L], the lines
--- an array of those ([[L1],[L2],[]] for a blank third line); a raw newline
--- cannot occur inside a JSON value, so no line is split.
+-- an array of those ([[L1],[L2],[]] for a blank third line).
 INSERT INTO import_dataset (ord, id, value)
   WITH src AS (SELECT body FROM import_file WHERE kind = 'dataset'),
   item (ord, value) AS (
@@ -152,39 +181,132 @@ DROP TABLE IF EXISTS temp.import_dataset_by_id;
 CREATE TEMP TABLE import_dataset_by_id (id TEXT PRIMARY KEY, value TEXT);
 INSERT INTO import_dataset_by_id
   SELECT id, value FROM import_dataset AS d
-  WHERE ord = (SELECT max(ord) FROM import_dataset AS l WHERE l.id = d.id);
+  WHERE id IS NOT NULL
+    AND ord = (SELECT max(ord) FROM import_dataset AS l WHERE l.id = d.id);
 
 -- ---- the runs ------------------------------------------------------------
 
 DROP TABLE IF EXISTS temp.import_run;
 CREATE TEMP TABLE import_run (
-  run_id TEXT PRIMARY KEY CONSTRAINT "import: a run has no run_id" CHECK (run_id IS NOT NULL),
+  pos    INTEGER,         -- its index in the file's array; NULL for a lone run object
+  run_id TEXT,
   value  TEXT,
+  model  TEXT,            -- runs.model: the file's "model", else its endpoint
   benchmark TEXT          -- the fallback for its cases
 );
 INSERT INTO import_run
   WITH doc AS (SELECT body FROM import_file WHERE kind = 'results'),
-  run (value) AS (
-    SELECT e.value FROM doc, json_each(doc.body) AS e WHERE json_type(doc.body) = 'array'
+  run (pos, value) AS (
+    SELECT e.key, e.value FROM doc, json_each(doc.body) AS e WHERE json_type(doc.body) = 'array'
     UNION ALL
-    SELECT doc.body FROM doc WHERE json_type(doc.body) <> 'array'
+    SELECT NULL, doc.body FROM doc WHERE json_type(doc.body) <> 'array'
   ),
   named AS (
-    SELECT value, value ->> '$.pipeline' AS pipeline FROM run
+    SELECT pos, value, value ->> '$.pipeline' AS pipeline FROM run
   ),
   base AS (   -- the pipeline's file name: strip everything up to the last '/'
-    SELECT value, pipeline,
+    SELECT pos, value, pipeline,
            substr(pipeline, length(rtrim(pipeline, replace(pipeline, '/', ''))) + 1) AS file
     FROM named
   )
-  SELECT CAST(value ->> '$.run_id' AS TEXT), value,
+  SELECT pos, CAST(value ->> '$.run_id' AS TEXT), value,
+         coalesce(value ->> '$.model', value ->> '$.agent_endpoint'),
          coalesce(value ->> '$.benchmark',
                   CASE WHEN file LIKE '%.yaml' THEN substr(file, 1, length(file) - 5)
                        WHEN file LIKE '%.yml'  THEN substr(file, 1, length(file) - 4)
                        ELSE file END)
   FROM base;
 
+-- ---- checks on the runs and the dataset's ids ------------------------------
+-- Each failing check prints what it found to stderr (.once stderr); then a
+-- CHECK constraint of a check table stops the script (.bail on) inside the open
+-- transaction, so nothing changes.
+
+.once stderr
+SELECT 'import: ' || CASE WHEN pos IS NULL THEN :results
+                          ELSE 'the run at [' || pos || '] of ' || :results END
+       || ' has no run_id'
+FROM import_run WHERE run_id IS NULL ORDER BY pos LIMIT 1;
+
+-- A run_id names one run: within the file, and against the runs stored (runner
+-- ids are timestamps: two models started in the same second share one), unless
+-- :replace is set.
+DROP TABLE IF EXISTS temp.import_run_twice;
+CREATE TEMP TABLE import_run_twice AS
+  SELECT run_id, count(*) AS n FROM import_run
+  WHERE run_id IS NOT NULL GROUP BY run_id HAVING count(*) > 1;
+.once stderr
+SELECT 'import: a run_id names several runs of ' || :results || ': '
+       || group_concat(run_id || ' (' || n || ' runs)', ', ')
+FROM (SELECT * FROM import_run_twice ORDER BY run_id) HAVING count(*) > 0;
+
+DROP TABLE IF EXISTS temp.import_clash;
+CREATE TEMP TABLE import_clash AS
+  SELECT i.pos, i.run_id, i.model, r.model AS stored_model, r.results_file AS stored_file
+  FROM import_run AS i JOIN main.runs AS r ON r.run_id = i.run_id
+  WHERE r.model IS NOT i.model;
+.once stderr
+SELECT 'import: ' || CASE WHEN :replace IS NOT NULL THEN 'replacing the stored '
+                          WHEN count(*) = 1 THEN 'a run of ' || :results
+                                                 || ' would replace the stored '
+                          ELSE count(*) || ' runs of ' || :results
+                               || ' would replace the stored ' END
+       || CASE count(*) WHEN 1 THEN 'run' ELSE 'runs' END || ' of another model: '
+       || group_concat(run_id || ' (' || coalesce(model, 'no model') || ' here, '
+                       || coalesce(stored_model, 'no model') || ' from '
+                       || coalesce(stored_file, '?') || ')', ', ')
+FROM (SELECT * FROM import_clash ORDER BY pos) HAVING count(*) > 0;
+
+.once stderr
+SELECT 'import: ' || CASE count(*) WHEN 1 THEN 'a run' ELSE count(*) || ' runs' END
+       || ' of ' || :results || ' ' || CASE count(*) WHEN 1 THEN 'has' ELSE 'have' END
+       || ' no cases array: ' || group_concat(coalesce(run_id, '[' || pos || ']'), ', ')
+FROM (SELECT * FROM import_run WHERE json_type(value, '$.cases') IS NOT 'array' ORDER BY pos)
+HAVING count(*) > 0;
+
+.once stderr
+SELECT 'import: the :dataset case '
+       || CASE f.form WHEN 'array' THEN 'at [' || d.ord || '] of '
+                      WHEN 'object' THEN 'in '
+                      ELSE 'on line ' || (d.ord + 1) || ' of ' END
+       || f.path || ' has no id'
+FROM import_dataset AS d,
+     (SELECT path, CASE WHEN json_valid(body) THEN json_type(body) END AS form
+      FROM import_file WHERE kind = 'dataset') AS f
+WHERE d.id IS NULL ORDER BY d.ord LIMIT 1;
+
+DROP TABLE IF EXISTS temp.import_run_check;
+CREATE TEMP TABLE import_run_check (
+  no_run_id INTEGER
+    CONSTRAINT "import: a run has no run_id" CHECK (no_run_id = 0),
+  twice INTEGER
+    CONSTRAINT "import: a run_id names several runs of the file; nothing imported"
+    CHECK (twice = 0),
+  clash INTEGER
+    CONSTRAINT "import: a run_id is stored for another model; nothing imported (to replace that run: -cmd "".parameter set :replace 1"")"
+    CHECK (clash = 0),
+  no_cases INTEGER
+    CONSTRAINT "import: a run has no cases array; nothing imported" CHECK (no_cases = 0),
+  dataset_no_id INTEGER
+    CONSTRAINT "import: a dataset case has no id" CHECK (dataset_no_id = 0)
+);
+INSERT INTO import_run_check
+  SELECT (SELECT count(*) FROM import_run WHERE run_id IS NULL),
+         (SELECT count(*) FROM import_run_twice),
+         (SELECT count(*) FROM import_clash WHERE :replace IS NULL),
+         (SELECT count(*) FROM import_run WHERE json_type(value, '$.cases') IS NOT 'array'),
+         (SELECT count(*) FROM import_dataset WHERE id IS NULL);
+
 -- ---- the cases -----------------------------------------------------------
+
+.once stderr
+SELECT 'import: ' || CASE n WHEN 1 THEN 'a case of ' ELSE n || ' cases of ' END || :results
+       || CASE n WHEN 1 THEN ' has' ELSE ' have' END || ' no id: '
+       || CASE n WHEN 1 THEN '' ELSE 'the first, ' END
+       || 'cases[' || ord || '] of run ' || run_id
+FROM (SELECT r.run_id, e.key AS ord, count(*) OVER () AS n
+      FROM import_run AS r, json_each(r.value, '$.cases') AS e
+      WHERE e.value ->> '$.id' IS NULL ORDER BY r.pos, e.key LIMIT 1);
 
 DROP TABLE IF EXISTS temp.import_case;
 CREATE TEMP TABLE import_case (
@@ -206,10 +328,7 @@ INSERT INTO import_case
               THEN '$.judge_reason' ELSE '$.reason' END
   FROM import_run AS r, json_each(r.value, '$.cases') AS e;
 
--- ---- checks: nothing is written before they pass ---------------------------
--- Each failing check prints its message with the ids to stderr (.once stderr);
--- then a CHECK constraint of import_check stops the script (.bail on) inside the
--- open transaction, so nothing changes.
+-- ---- checks on the cases: nothing is written before they pass --------------
 
 -- A case id names one case of a run.
 DROP TABLE IF EXISTS temp.import_repeat;
@@ -264,12 +383,38 @@ WHERE NOT EXISTS (SELECT 1 FROM import_file WHERE kind = 'dataset')
   AND json_type(c.value, '$.metadata.constraints') IS NULL
 HAVING count(*) > 0;
 
+-- Nor is a case without an agent_response key rescored (a results file whose
+-- answers are under another key would be graded as empty answers): say so.
+.once stderr
+SELECT 'import: ' || count(*) || ' of ' || (SELECT count(*) FROM import_case)
+       || ' cases of ' || :results || ' have no agent_response: they keep the'
+       || ' runner''s scores and sql/regrade.sql leaves them alone ('
+       || (SELECT group_concat(id, ', ') FROM
+            (SELECT c.id FROM import_case AS c JOIN import_run AS r USING (run_id)
+             WHERE json_type(c.value, '$.agent_response') IS NULL
+             ORDER BY r.pos, c.ord LIMIT 3))
+       || CASE WHEN count(*) > 3 THEN ', ...)' ELSE ')' END
+FROM import_case AS c
+WHERE json_type(c.value, '$.agent_response') IS NULL
+HAVING count(*) > 0;
+
+-- A run the regrade had rescored gets the runner's scores back: say so.
+.once stderr
+SELECT 'import: the regrade of ' || CASE count(*) WHEN 1 THEN 'run ' ELSE 'runs ' END
+       || group_concat(run_id, ', ') || ' is undone: '
+       || CASE count(*) WHEN 1 THEN 'its' ELSE 'their' END
+       || ' scores are the runner''s until sql/regrade.sql runs again'
+FROM (SELECT i.run_id FROM import_run AS i
+      WHERE EXISTS (SELECT 1 FROM main.cases AS c
+                    WHERE c.run_id = i.run_id AND c.scored_by = 'regrade')
+      ORDER BY i.pos)
+HAVING count(*) > 0;
+
 -- ---- the runs ---------------------------------------------------------------
 
 INSERT INTO runs (run_id, completed_at, agent_endpoint, model, pipeline, total_cases,
                   summary, dataset, results_file)
-  SELECT run_id, value ->> '$.completed_at', value ->> '$.agent_endpoint',
-         coalesce(value ->> '$.model', value ->> '$.agent_endpoint'),
+  SELECT run_id, value ->> '$.completed_at', value ->> '$.agent_endpoint', model,
          value ->> '$.pipeline', value ->> '$.total_cases', value -> '$.summary',
          (SELECT coalesce(CAST(:dataset_name AS TEXT),
                           substr(p, length(rtrim(p, replace(p, '/', ''))) + 1))
@@ -322,9 +467,10 @@ INSERT INTO cases (run_id, ord, id, benchmark, input, expected_behavior, agent_r
            c.value ->> c.reason_key AS reason,
            coalesce(c.value ->> '$.source', d.value ->> '$.source') AS source,
            coalesce(c.value ->> '$.notes', d.value ->> '$.notes') AS notes,
-           d.id IS NOT NULL
+           (d.id IS NOT NULL
              OR json_type(c.value, '$.constraints') IS NOT NULL
-             OR json_type(c.value, '$.metadata.constraints') IS NOT NULL AS rescorable
+             OR json_type(c.value, '$.metadata.constraints') IS NOT NULL)
+             AND json_type(c.value, '$.agent_response') IS NOT NULL AS rescorable
     FROM import_case AS c
     JOIN import_run AS r ON r.run_id = c.run_id
     LEFT JOIN import_dataset_by_id AS d ON d.id = c.id
@@ -352,6 +498,9 @@ COMMIT;
 DROP TABLE temp.import_check;
 DROP TABLE temp.import_missing;
 DROP TABLE temp.import_repeat;
+DROP TABLE temp.import_run_check;
+DROP TABLE temp.import_clash;
+DROP TABLE temp.import_run_twice;
 DROP TABLE temp.import_case;
 DROP TABLE temp.import_run;
 DROP TABLE temp.import_dataset_by_id;

@@ -102,12 +102,18 @@ FROM kind_summary AS k JOIN runs AS r USING (run_id)
 ORDER BY r.model, r.completed_at, k.run_id, k.fail_rate DESC, k.kind;
 
 -- ---- the checks that fail most often ----------------------------------------
+-- A limit's label without what the answer got ("max_words<=8", not
+-- "max_words<=8 (got 11)"), so that its failures count together.
 .print
 .print Most failed checks
 SELECT k.label, count(*) AS failures, count(DISTINCT k.run_id) AS runs,
        group_concat(DISTINCT r.model) AS models
-FROM checks AS k JOIN runs AS r USING (run_id)
-WHERE NOT k.ok
+FROM (SELECT run_id,
+             CASE WHEN kind IN ('max_words', 'min_words', 'max_chars')
+                       AND instr(label, ' (got ') > 0
+                  THEN substr(label, 1, instr(label, ' (got ') - 1) ELSE label END AS label
+      FROM checks WHERE NOT ok) AS k
+JOIN runs AS r USING (run_id)
 GROUP BY k.label
 ORDER BY failures DESC, k.label
 LIMIT 10;
@@ -115,7 +121,7 @@ LIMIT 10;
 -- ---- the worst cases, with the reasons ---------------------------------------
 .print
 .print Worst cases
-SELECT r.model, c.run_id, c.id, printf('%.3f', c.score) AS score, c.reason
+SELECT r.model, c.run_id, c.id, printf('%.4f', c.score) AS score, c.reason
 FROM cases AS c JOIN runs AS r USING (run_id)
 WHERE c.score < 0.5
 ORDER BY c.score, r.model, r.completed_at, c.id

@@ -1012,6 +1012,56 @@ def test_scripts(t, ext, sqlite, tmp):
                                           None if cons is None else json.dumps(cons).encode())
         t.same("scripts", want, got[k], f"own constraints, case {c['id']}")
 
+    # cases without an agent_response key (answers under another key) are not
+    # graded as empty answers: the import says so and the regrade leaves them
+    renamed = json.load(open(RESULTS[0], encoding="utf-8"))
+    for c in renamed["cases"][3:]:
+        c["response"] = c.pop("agent_response")
+    renamed["cases"][5]["agent_response"] = None   # JSON null: an empty answer
+    renamed_path = os.path.join(tmp, "renamed.json")
+    with open(renamed_path, "w", encoding="utf-8") as f:
+        json.dump(renamed, f)
+    fresh_db(sqlite, other)
+    p = import_run(sqlite, other, renamed_path)
+    t.same("scripts", f"import: 8 of 12 cases of {renamed_path} have no agent_response: they"
+           " keep the runner's scores and sql/regrade.sql leaves them alone (if-005, if-004,"
+           " if-006, ...)\n", p.stderr.decode(), "import: the note on cases without agent_response")
+    cli(sqlite, other, REGRADE, ext=ext)
+    con = sqlite3.connect(other)
+    t.same("scripts", [(k < 3 or k == 5, "runner" if 3 <= k != 5 else "regrade")
+                       for k in range(12)],
+           [(bool(r), s) for r, s in con.execute(
+               "SELECT rescorable, scored_by FROM cases ORDER BY ord")],
+           "without agent_response: not rescorable, the runner's scores kept")
+    cons = load_dataset(DATASET)[renamed["cases"][5]["id"]]["constraints"]
+    t.same("scripts", oracle.evaluate(b"", json.dumps(cons).encode()),
+           con.execute("SELECT score, reason FROM cases WHERE ord = 5").fetchone(),
+           "agent_response null: scored as an empty answer")
+    con.close()
+    # importing a regraded run again undoes its regrade, and says so
+    p = import_run(sqlite, other, renamed_path)
+    t.same("scripts", f"import: 8 of 12 cases of {renamed_path} have no agent_response: they"
+           " keep the runner's scores and sql/regrade.sql leaves them alone (if-005, if-004,"
+           " if-006, ...)\n"
+           "import: the regrade of run 20250611_091502 is undone: its scores are the runner's"
+           " until sql/regrade.sql runs again\n", p.stderr.decode(),
+           "import of a regraded run: the note")
+    # a run_id stored for another model is replaced only with :replace, which says so
+    clash = dict(json.load(open(RESULTS[0], encoding="utf-8")), model="phi-3-mini")
+    clash_path = os.path.join(tmp, "clash.json")
+    with open(clash_path, "w", encoding="utf-8") as f:
+        json.dump(clash, f)
+    p = cli(sqlite, other, IMPORT, [(":results", clash_path), (":dataset", DATASET),
+                                    (":replace", "1")])
+    t.same("scripts", "import: replacing the stored run of another model: 20250611_091502"
+           f" (phi-3-mini here, gpt-4o-mini from {renamed_path})\n", p.stderr.decode(),
+           ":replace: the note")
+    t.same("scripts", [("20250611_091502", "phi-3-mini", clash_path, 12, 12)],
+           sqlite3.connect(other).execute(
+               "SELECT run_id, model, results_file, (SELECT count(*) FROM cases),"
+               " (SELECT sum(rescorable) FROM cases) FROM runs").fetchall(),
+           ":replace: the run replaced, every case rescorable again")
+
     # the regrade, through the CLI with the extension
     p = cli(sqlite, db, REGRADE, ext=ext)
     t.check("scripts", b"Failure rate per constraint kind" in p.stdout,
@@ -1085,7 +1135,20 @@ def test_import_errors(t, sqlite, tmp):
     dup2 = write("dup2.json", variant(lambda r: [c.update(id=i) for c, i in zip(
         r["cases"][6:], ["unknown"] * 3 + ["if-001"] * 2)]))
     noid = write("noid.json", variant(lambda r: r["cases"][2].pop("id")))
+    noids = write("noids.json", variant(lambda r: [r["cases"][k].pop("id") for k in (9, 4)]))
     norun = write("norun.json", variant(lambda r: r.pop("run_id")))
+    norun2 = write("norun2.json", [run1, variant(lambda r: r.pop("run_id"))])
+    twice = write("twice.json", [run1, variant(lambda r: r["cases"].pop())])
+    nocases = write("nocases.json", [variant(lambda r: r.update(results=r.pop("cases"))),
+                                     variant(lambda r: r.update(run_id="r2", cases={}))])
+    other = write("other.json", variant(lambda r: r.update(model="phi-3-mini")))
+    lines = [json.dumps(r) for r in rows]
+    badline = write("badline.jsonl", text="\n".join(lines[:6] + [lines[6][:-2]] + lines[7:]))
+    control = write("control.jsonl", text="\n".join(lines[:2] + [lines[2] + "\x01"] + lines[3:]))
+    ds_noid = write("ds_noid.jsonl", text="\n".join(
+        lines[:3] + ["", json.dumps({k: v for k, v in rows[3].items() if k != "id"})] + lines[4:]))
+    ds_noid_array = write("ds_noid.json", [{k: v for k, v in r.items() if k != "id" or i != 5}
+                                           for i, r in enumerate(rows)])
     missing = os.path.join(tmp, "absent.json")
     stop_missing = ("Runtime error near line N: CHECK constraint failed: import: cases missing"
                     " from the :dataset file; nothing imported (19)\n")
@@ -1131,11 +1194,51 @@ def test_import_errors(t, sqlite, tmp):
          f"import: 1 case id of {dup2} is not in the :dataset file {DATASET}: unknown\n"
          + stop_repeat),
         ("a case without id", noid, DATASET,
+         f"import: a case of {noid} has no id: cases[2] of run 20250611_091502\n"
+         "Runtime error near line N: CHECK constraint failed: import: a case has no id"
+         " (19)\n"),
+        ("two cases without id", noids, DATASET,
+         f"import: 2 cases of {noids} have no id: the first, cases[4] of run 20250611_091502\n"
          "Runtime error near line N: CHECK constraint failed: import: a case has no id"
          " (19)\n"),
         ("a run without run_id", norun, DATASET,
+         f"import: {norun} has no run_id\n"
          "Runtime error near line N: CHECK constraint failed: import: a run has no run_id"
          " (19)\n"),
+        ("the second run without run_id", norun2, DATASET,
+         f"import: the run at [1] of {norun2} has no run_id\n"
+         "Runtime error near line N: CHECK constraint failed: import: a run has no run_id"
+         " (19)\n"),
+        ("a run_id twice in the file", twice, DATASET,
+         f"import: a run_id names several runs of {twice}: 20250611_091502 (2 runs)\n"
+         "Runtime error near line N: CHECK constraint failed: import: a run_id names several"
+         " runs of the file; nothing imported (19)\n"),
+        ("runs without a cases array", nocases, DATASET,
+         f"import: 2 runs of {nocases} have no cases array: 20250611_091502, r2\n"
+         "Runtime error near line N: CHECK constraint failed: import: a run has no cases"
+         " array; nothing imported (19)\n"),
+        ("a stored run_id of another model", other, DATASET,
+         f"import: a run of {other} would replace the stored run of another model:"
+         f" 20250611_091502 (phi-3-mini here, gpt-4o-mini from {RESULTS[0]})\n"
+         "Runtime error near line N: CHECK constraint failed: import: a run_id is stored for"
+         " another model; nothing imported (to replace that run:"
+         ' -cmd ".parameter set :replace 1") (19)\n'),
+        ("a dataset line that is not JSON", RESULTS[0], badline,
+         f"import: line 7 of the :dataset file {badline} is not valid JSON\n"
+         "Runtime error near line N: CHECK constraint failed: import: the :dataset file is"
+         " neither JSON nor JSONL (19)\n"),
+        ("a dataset line with a control character", RESULTS[0], control,
+         f"import: the :dataset file {control} is neither JSON nor JSONL\n"
+         "Runtime error near line N: CHECK constraint failed: import: the :dataset file is"
+         " neither JSON nor JSONL (19)\n"),
+        ("a dataset line without id", RESULTS[0], ds_noid,
+         f"import: the :dataset case on line 5 of {ds_noid} has no id\n"
+         "Runtime error near line N: CHECK constraint failed: import: a dataset case has no"
+         " id (19)\n"),
+        ("a dataset array element without id", RESULTS[0], ds_noid_array,
+         f"import: the :dataset case at [5] of {ds_noid_array} has no id\n"
+         "Runtime error near line N: CHECK constraint failed: import: a dataset case has no"
+         " id (19)\n"),
     ]
     for what, results, dataset, message in cases:
         params = ([] if results is None else [(":results", results)]) + \
@@ -1350,8 +1453,23 @@ def test_regrade(t, ext, sqlite, tmp):
     worst = sorted(((runs[r][1], r, cid, sc[0], sc[2], runs[r][0]) for (r, cid), sc in
                     scores.items() if sc[0] is not None and sc[0] < 0.5),
                    key=lambda x: (x[3], x[0], x[5], x[2]))[:10]
-    t.same("regrade", [[m, r, cid, "%.3f" % sc, reason] for m, r, cid, sc, reason, _ in worst],
+    t.same("regrade", [[m, r, cid, "%.4f" % sc, reason] for m, r, cid, sc, reason, _ in worst],
            printed.get("Worst cases"), "printed: Worst cases (with run_id)")
+    # the most failed checks, a limit's together whatever the answers got
+    fails = {}
+    for r, cid, seq, kind, label, ok in want_checks:
+        if kind in ("max_words", "min_words", "max_chars") and " (got " in label:
+            label = label[:label.index(" (got ")]
+        if not ok:
+            fails.setdefault(label, []).append(r)
+    top = sorted(fails.items(), key=lambda x: (-len(x[1]), x[0].encode()))[:10]
+    t.same("regrade", [[label, str(len(rs)), str(len(set(rs))), sorted({runs[r][1] for r in rs})]
+                       for label, rs in top],
+           [x[:3] + [sorted(x[3].split(","))] for x in printed.get("Most failed checks", [])],
+           "printed: Most failed checks (a limit's failures counted together)")
+    t.same("regrade", True, any(len(set(rs)) > 1 and label.startswith("max_chars<=")
+                                for label, rs in top),
+           "a limit failed with different counts is one row of the most failed checks")
     t.same("regrade", [["20250611_091502", "if-002", "0.7500", "1.0000",
                         "all 4 constraints satisfied"]],
            printed.get("Changed by the regrade (NULL: inconclusive)"),
