@@ -66,12 +66,16 @@ UNIT_BIN = $(UNIT_SRC:tests/%.c=build/tests/%)
         install clean warnings
 all: $(LIB)
 
-# Packages are installed only for make deps, demo and test (as root, with
-# apt-get; otherwise the command is printed); other goals just say what a
-# build is missing.
-ifneq ($(filter deps demo test,$(MAKECMDGOALS)),)
+# Packages are installed only for make deps and test (all the suites need)
+# and demo (what it needs: the build's and the CLI), as root with apt-get;
+# otherwise the command is printed. Other goals just say what a build is
+# missing.
+ifneq ($(filter deps test,$(MAKECMDGOALS)),)
 deps:
 	@sh tools/deps.sh install
+else ifneq ($(filter demo,$(MAKECMDGOALS)),)
+deps:
+	@sh tools/deps.sh demo
 else
 deps:
 	@sh tools/deps.sh check
@@ -86,6 +90,9 @@ build/link-pcre2-$(PCRE2):
 	@mkdir -p build && rm -f build/link-pcre2-* && touch $@
 
 $(LIB): $(EXT_OBJ) ext/ifscore.map build/link-pcre2-$(PCRE2)
+	@command -v $(PKG_CONFIG) >/dev/null 2>&1 || { \
+	  echo "$(PKG_CONFIG) not found: it tells where PCRE2 and SQLite are (Debian: pkg-config)," \
+	       "or set PKG_CONFIG" >&2; exit 1; }
 	@case "$(LIB_PCRE2)" in *.a) test -f "$(LIB_PCRE2)" || { \
 	  echo "$(LIB_PCRE2) not found: install PCRE2's static library (Debian: libpcre2-dev)," \
 	       "or link the shared one with make PCRE2=system" >&2; exit 1; } ;; esac

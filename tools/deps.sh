@@ -1,10 +1,12 @@
 #!/bin/sh
 # Installs what building and testing ifscore needs on Debian, when missing.
 #
-#   sh tools/deps.sh install   (make deps, make demo, make test) everything
-#                              the build and the test suites use: as root it
-#                              runs apt-get, otherwise it prints the command
-#                              and fails
+#   sh tools/deps.sh install   (make deps, make test) everything the build
+#                              and the test suites use: as root it runs
+#                              apt-get, otherwise it prints the command and
+#                              fails
+#   sh tools/deps.sh demo      (make demo) the same for what the build and the
+#                              demo use: the build's packages and the CLI
 #   sh tools/deps.sh check     (any other make goal) only what building the
 #                              library needs; names what is missing, never
 #                              installs anything, never fails
@@ -19,6 +21,7 @@ TEST_PKGS="sqlite3 check python3 valgrind python3-venv python3-setuptools python
 python3-apsw sqlite-utils g++"
 case "$MODE" in
   install) PKGS="$BUILD_PKGS $TEST_PKGS" ;;
+  demo)    PKGS="$BUILD_PKGS sqlite3" ;;
   check)   PKGS="$BUILD_PKGS" ;;
   *)       MODE=packages; PKGS="$*" ;;
 esac
@@ -43,6 +46,9 @@ else
   for m in sqlite3 libpcre2-8; do
     pkg-config --exists "$m" 2>/dev/null || missing="$missing $m"
   done
+  if [ "$MODE" = demo ]; then
+    command -v sqlite3 >/dev/null 2>&1 || missing="$missing sqlite3"
+  fi
   if [ "$MODE" = install ]; then
     for c in sqlite3 python3 node npm; do
       command -v "$c" >/dev/null 2>&1 || missing="$missing $c"
