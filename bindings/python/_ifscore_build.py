@@ -13,7 +13,17 @@ import sys
 
 from setuptools.command.build import build
 from setuptools.command.build_py import build_py
-from wheel.bdist_wheel import bdist_wheel
+
+try:   # setuptools >= 70.1 has it; before, the wheel package did
+    from setuptools.command.bdist_wheel import bdist_wheel
+except ImportError:
+    try:
+        from wheel.bdist_wheel import bdist_wheel
+    except ImportError:
+        raise SystemExit(
+            "ifscore: building needs setuptools >= 70.1 or the wheel package: on Debian "
+            "apt-get install python3-wheel (a venv then needs --system-site-packages), "
+            "or pip install wheel") from None
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LIB_NAME = "ifscore.dylib" if sys.platform == "darwin" else "ifscore.so"

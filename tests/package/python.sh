@@ -7,6 +7,7 @@
 #   2. pip wheel . : one platform wheel carrying the library, installed into
 #      a second fresh venv without Debian's packages; the same test there
 #      (apsw is then absent, and the test is told so)
+#   3. pip install . into a plain venv (no wheel package): see below
 set -e
 PYTHON=${PYTHON:-/usr/bin/python3}
 cd "$(dirname "$0")/../.."
@@ -46,3 +47,24 @@ PY
 "$PYTHON" -m venv "$work/wheel-venv"
 pip_quiet "$work/wheel-venv/bin/pip" install "$1"
 (cd "$work" && wheel-venv/bin/python "$ROOT/tests/package/test_python.py" "$version")
+
+# 3. pip install . in a plain venv (pip and setuptools, no wheel package):
+#    with setuptools >= 70.1 it builds; with an older one (Debian 12's) the
+#    build stops with one line that says what to install
+echo "== pip install . (venv without the wheel package)"
+msg="ifscore: building needs setuptools >= 70.1 or the wheel package: on Debian apt-get install python3-wheel (a venv then needs --system-site-packages), or pip install wheel"
+"$PYTHON" -m venv "$work/plain-venv"
+if "$work/plain-venv/bin/python" -c 'import wheel' 2>/dev/null; then
+  echo "FAIL a plain venv has the wheel package"; exit 1
+fi
+if "$work/plain-venv/bin/python" -c 'import setuptools.command.bdist_wheel' 2>/dev/null; then
+  pip_quiet "$work/plain-venv/bin/pip" install --no-build-isolation .
+  (cd "$work" && plain-venv/bin/python "$ROOT/tests/package/test_python.py" "$version")
+elif out=$(pip_quiet "$work/plain-venv/bin/pip" install --no-build-isolation . 2>&1); then
+  echo "FAIL pip install . without the wheel package succeeded"; exit 1
+else
+  case $out in
+    *"$msg"*) echo "ok   without the wheel package: $msg" ;;
+    *) echo "FAIL without the wheel package, not the one-line message:"; echo "$out"; exit 1 ;;
+  esac
+fi
