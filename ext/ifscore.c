@@ -152,13 +152,36 @@ static void fn_reason(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   result_internal(ctx, c->res.reason.p, c->res.reason.len, &c->out);
 }
 
+/* The error for a threshold that is not a number, naming what it got (text
+** cut to its first 40 bytes, at a character's start). */
+static void threshold_error(sqlite3_context *ctx, sqlite3_value *v) {
+  char *msg;
+  if (sqlite3_value_type(v) == SQLITE_NULL) {
+    msg = sqlite3_mprintf("if_pass: threshold must be a number, got NULL");
+  } else if (sqlite3_value_type(v) == SQLITE_BLOB) {
+    int n = sqlite3_value_bytes(v);
+    msg = sqlite3_mprintf("if_pass: threshold must be a number, got a blob of %d byte%s", n,
+                          n == 1 ? "" : "s");
+  } else {
+    const unsigned char *t = sqlite3_value_text(v);
+    int n = sqlite3_value_bytes(v), cut = n > 40 ? 40 : n;
+    if (!t) { sqlite3_result_error_nomem(ctx); return; }
+    while (cut < n && cut > 0 && (t[cut] & 0xC0) == 0x80) cut--;
+    msg = sqlite3_mprintf("if_pass: threshold must be a number, got the text '%.*s'%s", cut,
+                          (const char *)t, cut < n ? "..." : "");
+  }
+  if (!msg) { sqlite3_result_error_nomem(ctx); return; }
+  sqlite3_result_error(ctx, msg, -1);
+  sqlite3_free(msg);
+}
+
 /* if_pass(response, constraints [, threshold]): 1 / 0 / NULL. */
 static void fn_pass(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   double threshold = 0.5;
   if (argc == 3) {
     int t = sqlite3_value_numeric_type(argv[2]);
     if (t != SQLITE_INTEGER && t != SQLITE_FLOAT) {
-      sqlite3_result_error(ctx, "if_pass: threshold must be a number", -1);
+      threshold_error(ctx, argv[2]);
       return;
     }
     threshold = sqlite3_value_double(argv[2]);

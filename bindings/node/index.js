@@ -47,7 +47,17 @@ function load(db) {
     db.loadExtension(getLoadablePath());
     return db;
   }
-  throw new TypeError('ifscore.load(db): expected a better-sqlite3 Database or a node:sqlite DatabaseSync');
+  throw new TypeError('ifscore.load(db): expected a better-sqlite3 Database or a node:sqlite ' +
+    'DatabaseSync, got ' + describe(db));
+}
+
+// What load() was given instead of a database, for its error.
+function describe(x) {
+  if (x === null || x === undefined) return String(x);
+  if (typeof x === 'string') return 'the string ' + JSON.stringify(x.length > 40 ? x.slice(0, 40) + '...' : x);
+  if (typeof x !== 'object' && typeof x !== 'function') return 'the ' + typeof x + ' ' + String(x);
+  const name = x.constructor && x.constructor.name;
+  return name && name !== 'Object' ? 'a ' + name : 'an object';
 }
 
 module.exports = { getLoadablePath, load, version };

@@ -53,8 +53,14 @@ check('node:sqlite (stand-in): a failed load still disables',
 s = standIn({ allow: false });
 check('node:sqlite (stand-in): opened without allowExtension, says what to do', thrown(() => ifscore.load(s)),
       ['Error', 'ifscore: this node:sqlite database does not allow extensions; open it with new DatabaseSync(path, { allowExtension: true })']);
-check('load(42): TypeError', thrown(() => ifscore.load(42)),
-      ['TypeError', 'ifscore.load(db): expected a better-sqlite3 Database or a node:sqlite DatabaseSync']);
+const notDb = 'ifscore.load(db): expected a better-sqlite3 Database or a node:sqlite DatabaseSync, got ';
+check('load(42): TypeError naming what it got', thrown(() => ifscore.load(42)),
+      ['TypeError', notDb + 'the number 42']);
+check('load(path): TypeError naming the string', thrown(() => ifscore.load('runs.db')),
+      ['TypeError', notDb + 'the string "runs.db"']);
+check('load(null), load(undefined), load({}), load(new Map())',
+      [null, undefined, {}, new Map()].map((x) => thrown(() => ifscore.load(x))[1]),
+      [notDb + 'null', notDb + 'undefined', notDb + 'an object', notDb + 'a Map']);
 
 // --- node:sqlite itself: test_node_sqlite.cjs, under a Node that has it
 

@@ -39,12 +39,16 @@ SELECT if_pass('x', NULL) AS no_constraints, if_pass('x', '{}', 0) AS empty,
 SELECT if_pass('a b c', '{"max_words": 2, "min_words": 1}', '0.75') AS "'0.75'",
        if_pass('a b c', '{"max_words": 2, "min_words": 1}', '0.25') AS "'0.25'";
 
--- not a number: an error, also when the evaluation is inconclusive
+-- not a number: an error naming what it got, also when the evaluation is
+-- inconclusive (text past 40 bytes cut where a character starts)
 SELECT if_pass('a b c', '{"max_words": 2}', NULL);
 SELECT if_pass('a b c', '{"max_words": 2}', 'high');
 SELECT if_pass('a b c', '{"max_words": 2}', '');
 SELECT if_pass('a b c', '{"max_words": 2}', x'00');
+SELECT if_pass('a b c', '{"max_words": 2}', x'0001');
 SELECT if_pass('x', NULL, 'high');
+SELECT if_pass('x', NULL, 'a' || replace(hex(zeroblob(25)), '00', 'é'));
+SELECT if_pass('x', NULL, replace(hex(zeroblob(20)), '00', 'é'));
 
 -- arity
 SELECT if_pass('x');
