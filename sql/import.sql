@@ -192,6 +192,7 @@ CREATE TEMP TABLE import_run (
   run_id TEXT,
   value  TEXT,
   model  TEXT,            -- runs.model: the file's "model", else its endpoint
+  dataset TEXT,           -- runs.dataset: :dataset_name, else the :dataset file's name
   benchmark TEXT          -- the fallback for its cases
 );
 INSERT INTO import_run
@@ -211,6 +212,12 @@ INSERT INTO import_run
   )
   SELECT pos, CAST(value ->> '$.run_id' AS TEXT), value,
          coalesce(value ->> '$.model', value ->> '$.agent_endpoint'),
+         (SELECT coalesce(CAST(:dataset_name AS TEXT),
+                          substr(p, length(rtrim(p, replace(p, '/', ''))) + 1))
+          FROM (SELECT replace(path, '\', '/') AS p FROM import_file
+                WHERE kind = 'dataset'
+                UNION ALL SELECT NULL
+                WHERE NOT EXISTS (SELECT 1 FROM import_file WHERE kind = 'dataset'))),
          coalesce(value ->> '$.benchmark',
                   CASE WHEN file LIKE '%.yaml' THEN substr(file, 1, length(file) - 5)
                        WHEN file LIKE '%.yml'  THEN substr(file, 1, length(file) - 4)
@@ -398,6 +405,25 @@ FROM import_case AS c
 WHERE json_type(c.value, '$.agent_response') IS NULL
 HAVING count(*) > 0;
 
+-- Run-to-run changes pair a model's runs on one dataset name: a run stored
+-- under a name none of the model's other runs has, while they have another
+-- (a dataset renamed or copied, or a new one), is compared with none: say so.
+.once stderr
+SELECT 'import: ' || group_concat('run ' || i.run_id || ' is the first of ' || i.model
+                                  || ' on the dataset ' || i.dataset || ', its other runs'
+                                  || ' are on ' || (SELECT group_concat(d, ', ') FROM
+                                     (SELECT DISTINCT r.dataset AS d FROM main.runs AS r
+                                      WHERE r.model IS i.model AND r.run_id <> i.run_id
+                                        AND r.dataset IS NOT NULL ORDER BY 1)), '; ')
+       || ' (run-to-run changes compare runs of one dataset; :dataset_name names it)'
+FROM import_run AS i
+WHERE i.dataset IS NOT NULL
+  AND EXISTS (SELECT 1 FROM main.runs AS r
+              WHERE r.model IS i.model AND r.run_id <> i.run_id AND r.dataset IS NOT NULL)
+  AND NOT EXISTS (SELECT 1 FROM main.runs AS r
+                  WHERE r.model IS i.model AND r.run_id <> i.run_id AND r.dataset = i.dataset)
+HAVING count(*) > 0;
+
 -- A run the regrade had rescored gets the runner's scores back: say so.
 .once stderr
 SELECT 'import: the regrade of ' || CASE count(*) WHEN 1 THEN 'run ' ELSE 'runs ' END
@@ -415,13 +441,7 @@ HAVING count(*) > 0;
 INSERT INTO runs (run_id, completed_at, agent_endpoint, model, pipeline, total_cases,
                   summary, dataset, results_file)
   SELECT run_id, value ->> '$.completed_at', value ->> '$.agent_endpoint', model,
-         value ->> '$.pipeline', value ->> '$.total_cases', value -> '$.summary',
-         (SELECT coalesce(CAST(:dataset_name AS TEXT),
-                          substr(p, length(rtrim(p, replace(p, '/', ''))) + 1))
-          FROM (SELECT replace(path, '\', '/') AS p FROM import_file
-                WHERE kind = 'dataset'
-                UNION ALL SELECT NULL
-                WHERE NOT EXISTS (SELECT 1 FROM import_file WHERE kind = 'dataset'))),
+         value ->> '$.pipeline', value ->> '$.total_cases', value -> '$.summary', dataset,
          CAST(:results AS TEXT)
   FROM import_run WHERE true
   ON CONFLICT (run_id) DO UPDATE SET

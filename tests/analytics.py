@@ -1061,6 +1061,22 @@ def test_scripts(t, ext, sqlite, tmp):
                "SELECT run_id, model, results_file, (SELECT count(*) FROM cases),"
                " (SELECT sum(rescorable) FROM cases) FROM runs").fetchall(),
            ":replace: the run replaced, every case rescorable again")
+    # a model's run on a dataset name its other runs do not have is compared
+    # with none of them: the import says so, until the name is the same
+    fresh_db(sqlite, other)
+    import_run(sqlite, other, RESULTS[0])
+    copy = os.path.join(tmp, "if_dataset_copy.jsonl")
+    shutil.copyfile(DATASET, copy)
+    p = import_run(sqlite, other, RESULTS[2], copy)
+    t.same("scripts", "import: run 20250618_101230 is the first of gpt-4o-mini on the dataset"
+           " if_dataset_copy.jsonl, its other runs are on if_dataset.jsonl (run-to-run changes"
+           " compare runs of one dataset; :dataset_name names it)\n", p.stderr.decode(),
+           "a dataset renamed: the note")
+    p = import_run(sqlite, other, RESULTS[2], copy, "if_dataset.jsonl")
+    t.same("scripts", b"", p.stderr, "the same dataset name: no note")
+    t.same("scripts", [(1,)], sqlite3.connect(other).execute(
+        "SELECT count(DISTINCT to_run) FROM case_changes").fetchall(),
+        "the same dataset name: the runs compared")
 
     # the regrade, through the CLI with the extension
     p = cli(sqlite, db, REGRADE, ext=ext)
