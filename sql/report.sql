@@ -89,6 +89,7 @@ SELECT p.*,
        EXISTS (SELECT 1 FROM checks AS k WHERE k.run_id = p.run_id) AS has_checks,
        -- the day and the time of completion, escaped (when not a time, the text)
        replace(replace(replace(replace(replace(printf('%s', coalesce(date(p.completed_at), substr(p.completed_at, 1, 10), '')), '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;') AS day,
+       strftime('%H:%M', p.completed_at) AS hm,
        replace(replace(replace(replace(replace(printf('%s', coalesce(strftime('%Y-%m-%d %H:%M UTC', p.completed_at), p.completed_at, '')), '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;') AS when_text,
        replace(replace(replace(replace(replace(printf('%s', p.run_id), '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;') AS run_h,
        replace(replace(replace(replace(replace(printf('%s', CASE WHEN length(p.run_id) > 18 THEN substr(p.run_id, 1, 17) || '…'
@@ -323,6 +324,12 @@ FROM (
      'mean score')),
   pt AS (
     SELECT m.m, r.series_no, r.slot, r.color, r.run_h, r.run_short_h, r.series_h, r.day,
+           -- a slot's label: its day, or its time where the slot labelled before
+           -- has the same day (else runs of one day read as one)
+           CASE WHEN r.day = '' THEN r.run_short_h
+                WHEN r.hm IS NOT NULL AND r.day = (SELECT b.day FROM rep_run AS b
+                                                   WHERE b.slot = r.slot - n.every)
+                THEN r.hm ELSE r.day END AS slot_label,
            CASE m.m WHEN 0 THEN r.pass_rate ELSE r.mean_score END AS v,
            d.L + (d.W - d.L - d.R) * (r.slot + 0.5) / n.n AS x
     FROM metric AS m, rep_run AS r, dims AS d, n),
@@ -358,9 +365,8 @@ FROM (
           '<line class="axis" x1="' || printf('%.1f', x) || '" x2="' || printf('%.1f', x)
           || '" y1="' || (d.H - d.B) || '" y2="' || (d.H - d.B + 4) || '"/>'
           || CASE WHEN slot % n.every = 0 THEN
-               '<text x="' || printf('%.1f', x) || '" y="' || (d.H - d.B + 17)
-               || '" text-anchor="middle">' || CASE WHEN day <> '' THEN day ELSE run_short_h END
-               || '</text>'
+               '<text class="slot" x="' || printf('%.1f', x) || '" y="' || (d.H - d.B + 17)
+               || '" text-anchor="middle">' || slot_label || '</text>'
                || CASE WHEN n.every = 1 AND n.labels AND day <> '' AND 528.0 / n.n >= 110 THEN
                     '<text class="axis-title" x="' || printf('%.1f', x) || '" y="'
                     || (d.H - d.B + 31) || '" text-anchor="middle">' || run_short_h || '</text>'

@@ -147,13 +147,13 @@ MANY_MODELS = ["gpt-4o-mini", "meta-llama/Llama-3.1-70B-Instruct-Turbo",
 
 def many_db(analytics, sqlite, ext, tmp):
     """14 runs of 3 models (one with a long name) on 2 datasets, made from the
-    fixture runs: crowded charts, six series."""
+    fixture runs, four a day: crowded charts, six series."""
     path = os.path.join(tmp, "many.db")
     analytics.fresh_db(sqlite, path)
     for i in range(14):
         run = json.load(open(analytics.RESULTS[i % 4], encoding="utf-8"))
         run["run_id"] = f"run-{i:02d}" + "-x" * (i % 3)
-        run["completed_at"] = f"2025-07-{i + 1:02d}T10:00:00+00:00"
+        run["completed_at"] = f"2025-07-{i // 4 + 1:02d}T{10 + i % 4 * 2:02d}:00:00+00:00"
         run["model"] = MANY_MODELS[i % 3]
         results = os.path.join(tmp, f"many-{i}.json")
         with open(results, "w", encoding="utf-8") as f:
@@ -212,6 +212,11 @@ def check_report(t, g, analytics, page, db):
         " total_cases FROM runs")}
     summary = {r[0]: r[1:] for r in con.execute("SELECT * FROM run_summary")}
     order = sorted(runs, key=lambda r: (runs[r][3] is not None, runs[r][3] or "", r))
+    # each run's day and time of completion as SQLite reads them, and its short id
+    slot_of = {r[0]: (r[1], r[2], r[0] if len(r[0]) <= 18 else r[0][:17] + "…")
+               for r in con.execute(
+                   "SELECT run_id, coalesce(date(completed_at), substr(completed_at, 1, 10), ''),"
+                   " strftime('%H:%M', completed_at) FROM runs")}
     def key(r):              # a series: a model on a dataset, in the page's order
         model, dataset = runs[r][1], runs[r][2]
         return (model if model is not None else "(no model)", dataset is not None,
@@ -288,6 +293,20 @@ def check_report(t, g, analytics, page, db):
                 f"{chart}: runs left to right in time order: {xs}")
         lines = svg.all("polyline")
         t.same(g, len(latest), len(lines), f"{chart}: a line per model and dataset")
+        # the x axis: every k-th run labelled, by its day, or by its time where
+        # the run labelled before it has the same day (its run id without a day)
+        every = max(1, (len(order) * 84 + 527) // 528)
+        want = []
+        for i in range(0, len(order), every):
+            day, hm, short = slot_of[order[i]]
+            if day == "":
+                want.append(short)
+            elif hm is not None and i >= every and slot_of[order[i - every]][0] == day:
+                want.append(hm)
+            else:
+                want.append(day)
+        t.same(g, want, [x.text() for x in svg.all("text", cls="slot")],
+               f"{chart}: x-axis labels")
 
     # failure rate per constraint kind: bars of the latest rescored run per model
     kind_runs = {}
