@@ -58,7 +58,7 @@ ORDER BY run_id, ord;
 
 -- ---- per run: the runner's summary, recomputed ------------------------------
 .print
-.print Summary per run (rates over scored cases; passed = score >= 0.5)
+.print Summary per run (rates over scored cases; passed = score >= 0.5; runner_scored: cases left with the runner's score)
 SELECT r.model, s.run_id, r.dataset, s.scored_cases AS scored,
        s.inconclusive_cases AS inconcl, s.mean_score, s.pass_rate,
        s.good_case_pass_rate AS good_pass, s.bad_case_pass_rate AS bad_pass,

@@ -1434,7 +1434,8 @@ def test_regrade(t, ext, sqlite, tmp):
         return "" if v is None else str(v)
     t.same("regrade", [[runs[r][1], r, "if_dataset.jsonl"] + [txt(v) for v in summary[r]]
                        + [str(kept[r])] for r in order],
-           printed.get("Summary per run (rates over scored cases; passed = score >= 0.5)"),
+           printed.get("Summary per run (rates over scored cases; passed = score >= 0.5;"
+                       " runner_scored: cases left with the runner's score)"),
            "printed: Summary per run = run_summary")
     per_model = []
     for r in sorted(runs, key=lambda r: (runs[r][1], runs[r][0])):
