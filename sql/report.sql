@@ -60,6 +60,8 @@ placed AS (
                            ORDER BY jd, completed_at, run_id) AS prev_run,
          lag(pass_rate) OVER (PARTITION BY dataset, model
                               ORDER BY jd, completed_at, run_id) AS prev_pass_rate,
+         lag(scored_cases) OVER (PARTITION BY dataset, model
+                                 ORDER BY jd, completed_at, run_id) AS prev_scored,
          (SELECT count(DISTINCT coalesce(dataset, '')) FROM runs) AS n_datasets
   FROM base AS b
 )
@@ -279,7 +281,12 @@ SELECT '<section id="latest"><h2>Latest run of each model</h2>'
          || '</div>'
          || '<div class="line">mean score <b data-k="mean_score">'
          || r.mean_txt || '</b> · '
-         || r.scored_cases || ' scored · ' || r.inconclusive_cases || ' inconclusive</div>'
+         || r.scored_cases || ' scored'
+         -- a change of pass rate may come from fewer or more cases scored: say so
+         || CASE WHEN r.prev_scored <> r.scored_cases THEN
+              ' <span class="flat" data-k="prev_scored">(' || r.prev_scored || ' before)</span>'
+            ELSE '' END
+         || ' · ' || r.inconclusive_cases || ' inconclusive</div>'
          || '<div class="line">'
          || CASE WHEN r.prev_run IS NULL THEN '<span class="flat">first run of this model on the dataset</span>'
             ELSE '<span class="down" data-k="regressed">'
