@@ -570,7 +570,8 @@ static ifs_status after_value(jparser *p, int *want_value) {
 }
 
 static ifs_status run(jparser *p) {
-  int want_value = 1, rc;
+  int want_value = 1;
+  ifs_status rc;
   while (want_value) {
     skip_ws(p);
     if (p->i >= p->n) return IFS_INVALID;

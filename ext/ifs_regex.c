@@ -509,8 +509,8 @@ static ifs_status remap_subject(ifs_buf *out, const char *s, size_t n, uint32_t 
   for (size_t i = 0; i < n;) {
     size_t k = i;
     uint32_t cp = ifs_decode(s, n, &k);
-    int rc = is_surrogate(cp) ? ifs_buf_append_cp(out, base + (cp - 0xD800))
-                              : ifs_buf_append(out, s + i, k - i);
+    ifs_status rc = is_surrogate(cp) ? ifs_buf_append_cp(out, base + (cp - 0xD800))
+                                     : ifs_buf_append(out, s + i, k - i);
     if (rc) return IFS_NOMEM;
     i = k;
   }
