@@ -180,9 +180,10 @@ INSERT INTO import_dataset (ord, id, value)
 DROP TABLE IF EXISTS temp.import_dataset_by_id;
 CREATE TEMP TABLE import_dataset_by_id (id TEXT PRIMARY KEY, value TEXT);
 INSERT INTO import_dataset_by_id
-  SELECT id, value FROM import_dataset AS d
-  WHERE id IS NOT NULL
-    AND ord = (SELECT max(ord) FROM import_dataset AS l WHERE l.id = d.id);
+  SELECT id, value FROM (
+    SELECT id, value, row_number() OVER (PARTITION BY id ORDER BY ord DESC) AS k
+    FROM import_dataset WHERE id IS NOT NULL)
+  WHERE k = 1;
 
 -- ---- the runs ------------------------------------------------------------
 
