@@ -3,7 +3,7 @@
 ** place, and the few 16-byte operations that every such kernel shares.
 **
 ** x86-64: SSE2 is in every CPU and used directly; SSSE3 and AVX2 kernels
-** (and an AVX-512BW one, the needle sets' filter) are compiled for any
+** (and AVX-512BW ones: the needle sets' filter, the UTF-8 scan) are compiled for any
 ** x86-64 (target attributes in their files) and chosen at run time
 ** (__builtin_cpu_supports).  AArch64: NEON (Advanced
 ** SIMD) is in every CPU, so its kernels are used directly.  Any other CPU,

@@ -253,7 +253,7 @@ regrade() {   # regrade NAME: sql/regrade.sql through the shell, then the checks
     "$WORK/checked.txt" "$WORK/checked-$1.txt"
 }
 
-REGRADE=$("$PYTHON" cluster/dqlite_sql.py --drop-transactions sql/regrade.sql) ||
+REGRADE=$("$PYTHON" cluster/dqlite_sql.py sql/regrade.sql) ||
   fail "dqlite_sql.py sql/regrade.sql"
 regrade regraded
 ok "sql/regrade.sql through the cluster: every table equals the local regrade's (all $ncases scores, passes and reasons), and the checked cases have their exact values"
