@@ -1166,6 +1166,10 @@ def test_import_errors(t, sqlite, tmp):
     ds_noid_array = write("ds_noid.json", [{k: v for k, v in r.items() if k != "id" or i != 5}
                                            for i, r in enumerate(rows)])
     missing = os.path.join(tmp, "absent.json")
+    def stop(check):   # the CHECK constraint that stops the import, as the CLI says it
+        return f"Runtime error near line N: CHECK constraint failed: import: {check} (19)\n"
+    stop_not_json = stop("the :dataset file is neither JSON nor JSONL")
+    stop_dataset_id = stop("a dataset case has no id")
     stop_missing = ("Runtime error near line N: CHECK constraint failed: import: cases missing"
                     " from the :dataset file; nothing imported (19)\n")
     stop_repeat = ("Runtime error near line N: CHECK constraint failed: import: a case id"
@@ -1240,21 +1244,13 @@ def test_import_errors(t, sqlite, tmp):
          " another model; nothing imported (to replace that run:"
          ' -cmd ".parameter set :replace 1") (19)\n'),
         ("a dataset line that is not JSON", RESULTS[0], badline,
-         f"import: line 7 of the :dataset file {badline} is not valid JSON\n"
-         "Runtime error near line N: CHECK constraint failed: import: the :dataset file is"
-         " neither JSON nor JSONL (19)\n"),
+         f"import: line 7 of the :dataset file {badline} is not valid JSON\n" + stop_not_json),
         ("a dataset line with a control character", RESULTS[0], control,
-         f"import: the :dataset file {control} is neither JSON nor JSONL\n"
-         "Runtime error near line N: CHECK constraint failed: import: the :dataset file is"
-         " neither JSON nor JSONL (19)\n"),
+         f"import: the :dataset file {control} is neither JSON nor JSONL\n" + stop_not_json),
         ("a dataset line without id", RESULTS[0], ds_noid,
-         f"import: the :dataset case on line 5 of {ds_noid} has no id\n"
-         "Runtime error near line N: CHECK constraint failed: import: a dataset case has no"
-         " id (19)\n"),
+         f"import: the :dataset case on line 5 of {ds_noid} has no id\n" + stop_dataset_id),
         ("a dataset array element without id", RESULTS[0], ds_noid_array,
-         f"import: the :dataset case at [5] of {ds_noid_array} has no id\n"
-         "Runtime error near line N: CHECK constraint failed: import: a dataset case has no"
-         " id (19)\n"),
+         f"import: the :dataset case at [5] of {ds_noid_array} has no id\n" + stop_dataset_id),
     ]
     for what, results, dataset, message in cases:
         params = ([] if results is None else [(":results", results)]) + \
