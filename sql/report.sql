@@ -728,7 +728,9 @@ FROM (
     || '</td><td class="wrap mono">' || CASE WHEN r.endpoint_h <> '' THEN r.endpoint_b ELSE '—' END
     || '</td><td class="wrap">' || CASE WHEN r.pipeline_h <> '' THEN r.pipeline_b ELSE '—' END
     || '</td><td class="wrap mono">' || CASE WHEN r.file_h <> '' THEN r.file_b ELSE '—' END
-    || '</td><td class="num">' || coalesce(r.total_cases, '—') || '</td></tr>' AS row
+    || '</td><td class="num">'   -- the runner's total_cases, a number unless it wrote text
+    || coalesce(replace(replace(replace(replace(replace(printf('%s', r.total_cases), '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;'), '—')
+    || '</td></tr>' AS row
   -- Paths and URLs may break after a '/' or '_' and before a '.' (not between
   -- the two slashes of a URL), rather than wherever the column ends.
   FROM (SELECT *,

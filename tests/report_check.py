@@ -498,6 +498,7 @@ def test_report(t, analytics, sqlite, ext, tmp):
     run["model"] = HOSTILE_MODEL
     run["agent_endpoint"] = "http://x/?a=1&b=<2>"
     run["completed_at"] = "<not a time>"
+    run["total_cases"] = "<em>bold</em>"   # text where a number belongs
     run["cases"][0]["agent_response"] = HOSTILE_RESPONSE
     run["cases"][0]["score"] = 0.0
     run["cases"][0]["reason"] = "bad </td> & \"quoted\""
@@ -521,7 +522,8 @@ def test_report(t, analytics, sqlite, ext, tmp):
                    or n.text() == "bold"], "hostile text: no element made from the data")
     text = root.text()
     for s in (HOSTILE_MODEL, HOSTILE_RESPONSE, run["run_id"], "bad </td> & \"quoted\"",
-              "<ds> & co", "http://x/?a=1&b=<2>", "<not a time>", "Where each run came from"):
+              "<ds> & co", "http://x/?a=1&b=<2>", "<not a time>", "<em>bold</em>",
+              "Where each run came from"):
         t.check(g, s in text, f"hostile text shown as text: {s!r}")
     t.same(g, 1, len(root.one("table", id="runs-summary").all("tr", data_run=run["run_id"])),
            "hostile text: the run's attribute round-trips")
