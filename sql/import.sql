@@ -46,7 +46,10 @@
 --          (which it keeps). The keys "score" / "reason" are read, or the
 --          runner's older names "quality_score" / "judge_reason" when absent; a
 --          score that is not a JSON number (or boolean, which Python counts as
---          one) is NULL, i.e. inconclusive, as in the runner's summary.
+--          one) is NULL, i.e. inconclusive, as in the runner's summary. passed
+--          is score >= 0.5 (NULL with the score), as the runner's summary and
+--          run-to-run changes count; runner_passed is the file's "passed" (a
+--          JSON true or false, else NULL).
 --          constraints: the dataset case with the same id (the last one when the
 --          id repeats, as the runner does), else the case's own constraints, as
 --          JSON text; SQL NULL for none or JSON null (both score as "no
@@ -469,8 +472,8 @@ INSERT INTO cases (run_id, ord, id, benchmark, input, expected_behavior, agent_r
                    runner_score, runner_passed, runner_reason, source, notes,
                    rescorable, scored_by)
   SELECT run_id, ord, id, benchmark, input, expected_behavior, agent_response,
-         constraints, score, passed, reason, score, passed, reason, source, notes,
-         rescorable, 'runner'
+         constraints, score, score >= 0.5, reason, score, runner_passed, reason, source,
+         notes, rescorable, 'runner'
   FROM (
     SELECT c.run_id, c.ord, c.id,
            coalesce(c.value ->> '$.benchmark', d.value ->> '$.benchmark', r.benchmark)
@@ -484,7 +487,7 @@ INSERT INTO cases (run_id, ord, id, benchmark, input, expected_behavior, agent_r
            CASE WHEN json_type(c.value, c.score_key) IN ('integer', 'real', 'true', 'false')
                 THEN c.value ->> c.score_key END AS score,
            CASE json_type(c.value, '$.passed') WHEN 'true' THEN 1 WHEN 'false' THEN 0 END
-             AS passed,
+             AS runner_passed,
            c.value ->> c.reason_key AS reason,
            coalesce(c.value ->> '$.source', d.value ->> '$.source') AS source,
            coalesce(c.value ->> '$.notes', d.value ->> '$.notes') AS notes,

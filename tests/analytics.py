@@ -831,14 +831,15 @@ def expected_rows(results_paths, dataset_by_id):
             d = dataset_by_id.get(c["id"], {})
             cons = d.get("constraints")
             score = c["score"]
-            passed = None if c["passed"] is None else int(c["passed"])
+            passed = None if score is None else int(score >= 0.5)
+            runner_passed = None if c["passed"] is None else int(c["passed"])
             cases[(run["run_id"], k)] = {
                 "id": c["id"], "benchmark": c["benchmark"], "input": c["input"],
                 "expected_behavior": c["expected_behavior"],
                 "agent_response": c["agent_response"],
                 "constraints": None if cons is None else cons,
                 "score": score, "passed": passed, "reason": c["reason"],
-                "runner_score": score, "runner_passed": passed,
+                "runner_score": score, "runner_passed": runner_passed,
                 "runner_reason": c["reason"], "source": c.get("source"),
                 "notes": c.get("notes"), "rescorable": 1, "scored_by": "runner",
             }
@@ -1077,6 +1078,44 @@ def test_scripts(t, ext, sqlite, tmp):
     t.same("scripts", [(1,)], sqlite3.connect(other).execute(
         "SELECT count(DISTINCT to_run) FROM case_changes").fetchall(),
         "the same dataset name: the runs compared")
+    # passed is score >= 0.5 whatever the file's "passed" says (missing, as in
+    # the older quality_score files, a number, or at odds with the score);
+    # runner_passed is the file's, when it is true or false
+    first = json.load(open(RESULTS[0], encoding="utf-8"))
+    written = [(1.0, 1), (1.0, None), (0.75, True), (0.25, True), (None, True), (0.5, False)]
+    later = [0.0, 0.0, 0.25, 1.0, 1.0, 0.5]
+    first["cases"] = first["cases"][:len(written)]
+    second = json.loads(json.dumps(first))
+    second.update(run_id="r-later", completed_at="2025-06-30T00:00:00+00:00")
+    for c, (score, passed), d, new_score in zip(first["cases"], written, second["cases"], later):
+        for x in (c, d):
+            x.pop("passed")
+            x.pop("score")
+        c["quality_score"] = score            # the runner's older name
+        if passed is not None:
+            c["passed"] = passed
+        d["score"] = new_score
+    paths = []
+    for k, run in enumerate((first, second)):
+        paths.append(os.path.join(tmp, f"passed{k}.json"))
+        with open(paths[-1], "w", encoding="utf-8") as f:
+            json.dump(run, f)
+    fresh_db(sqlite, other)
+    for path in paths:
+        import_run(sqlite, other, path)
+    con = sqlite3.connect(other)
+    t.same("scripts", [(1.0, 1, None), (1.0, 1, None), (0.75, 1, 1), (0.25, 0, 1),
+                       (None, None, 1), (0.5, 1, 0)],
+           con.execute("SELECT score, passed, runner_passed FROM cases WHERE run_id = ?"
+                       " ORDER BY ord", (first["run_id"],)).fetchall(),
+           "passed from the score; runner_passed as written when a JSON boolean")
+    t.same("scripts", ["regressed", "regressed", "regressed", "fixed", "inconclusive",
+                       "unchanged"],
+           [r[0] for r in con.execute(
+               "SELECT x.change FROM case_changes AS x JOIN cases AS c"
+               " ON c.run_id = x.to_run AND c.id = x.id ORDER BY c.ord")],
+           "run-to-run changes from the scores, not the file's passed")
+    con.close()
 
     # the regrade, through the CLI with the extension
     p = cli(sqlite, db, REGRADE, ext=ext)
