@@ -371,8 +371,32 @@ SELECT 'import: ' || count(*) || CASE count(*) WHEN 1 THEN ' case id' ELSE ' cas
        || CASE WHEN count(*) > 10 THEN ' and ' || (count(*) - 10) || ' more' ELSE '' END
 FROM import_missing HAVING count(*) > 0;
 
+-- SQLite's JSON functions (3.40) end a string at a \u0000 escape: an id holding
+-- one would be read as its start, and could take another case's constraints.
+DROP TABLE IF EXISTS temp.import_nul_id;
+CREATE TEMP TABLE import_nul_id AS
+  SELECT 'cases[' || c.ord || '] of run ' || c.run_id AS place
+  FROM import_case AS c JOIN import_run AS r USING (run_id)
+  WHERE instr(c.value -> '$.id', '\u0000') > 0
+  UNION ALL
+  SELECT 'the :dataset case ' || CASE WHEN f.form = 'array' THEN 'at [' || d.ord || ']'
+                                      ELSE 'on line ' || (d.ord + 1) END
+  FROM import_dataset AS d,
+       (SELECT CASE WHEN json_valid(body) THEN json_type(body) END AS form
+        FROM import_file WHERE kind = 'dataset') AS f
+  WHERE instr(d.value -> '$.id', '\u0000') > 0;
+.once stderr
+SELECT 'import: ' || count(*) || CASE count(*) WHEN 1 THEN ' id holds' ELSE ' ids hold' END
+       || ' \u0000, which SQLite''s JSON functions end a string at: '
+       || (SELECT group_concat(place, ', ') FROM (SELECT place FROM import_nul_id LIMIT 3))
+       || CASE WHEN count(*) > 3 THEN ', ...' ELSE '' END
+FROM import_nul_id HAVING count(*) > 0;
+
 DROP TABLE IF EXISTS temp.import_check;
 CREATE TEMP TABLE import_check (
+  nul_id INTEGER
+    CONSTRAINT "import: an id holds \u0000; nothing imported"
+    CHECK (nul_id = 0),
   repeated INTEGER
     CONSTRAINT "import: a case id repeats within a run; nothing imported"
     CHECK (repeated = 0),
@@ -381,7 +405,8 @@ CREATE TEMP TABLE import_check (
     CHECK (missing = 0)
 );
 INSERT INTO import_check
-  SELECT (SELECT count(*) FROM import_repeat), (SELECT count(*) FROM import_missing);
+  SELECT (SELECT count(*) FROM import_nul_id), (SELECT count(*) FROM import_repeat),
+         (SELECT count(*) FROM import_missing);
 
 -- Without any source of constraints a case keeps the runner's score: say so.
 .once stderr
@@ -395,7 +420,9 @@ WHERE NOT EXISTS (SELECT 1 FROM import_file WHERE kind = 'dataset')
 HAVING count(*) > 0;
 
 -- Nor is a case without an agent_response key rescored (a results file whose
--- answers are under another key would be graded as empty answers): say so.
+-- answers are under another key would be graded as empty answers), nor one
+-- whose response holds \u0000 (SQLite's JSON functions end the string there,
+-- and the regrade would grade its start): say so.
 .once stderr
 SELECT 'import: ' || count(*) || ' of ' || (SELECT count(*) FROM import_case)
        || ' cases of ' || :results || ' have no agent_response: they keep the'
@@ -407,6 +434,19 @@ SELECT 'import: ' || count(*) || ' of ' || (SELECT count(*) FROM import_case)
        || CASE WHEN count(*) > 3 THEN ', ...)' ELSE ')' END
 FROM import_case AS c
 WHERE json_type(c.value, '$.agent_response') IS NULL
+HAVING count(*) > 0;
+.once stderr
+SELECT 'import: ' || count(*) || ' of ' || (SELECT count(*) FROM import_case)
+       || ' cases of ' || :results || ' have \u0000 in agent_response, where SQLite''s'
+       || ' JSON functions end it: they keep the runner''s scores and sql/regrade.sql'
+       || ' leaves them alone ('
+       || (SELECT group_concat(id, ', ') FROM
+            (SELECT c.id FROM import_case AS c JOIN import_run AS r USING (run_id)
+             WHERE instr(c.value -> '$.agent_response', '\u0000') > 0
+             ORDER BY r.pos, c.ord LIMIT 3))
+       || CASE WHEN count(*) > 3 THEN ', ...)' ELSE ')' END
+FROM import_case AS c
+WHERE instr(c.value -> '$.agent_response', '\u0000') > 0
 HAVING count(*) > 0;
 
 -- Run-to-run changes pair a model's runs on one dataset name: a run stored
@@ -494,7 +534,8 @@ INSERT INTO cases (run_id, ord, id, benchmark, input, expected_behavior, agent_r
            (d.id IS NOT NULL
              OR json_type(c.value, '$.constraints') IS NOT NULL
              OR json_type(c.value, '$.metadata.constraints') IS NOT NULL)
-             AND json_type(c.value, '$.agent_response') IS NOT NULL AS rescorable
+             AND json_type(c.value, '$.agent_response') IS NOT NULL
+             AND NOT instr(c.value -> '$.agent_response', '\u0000') AS rescorable
     FROM import_case AS c
     JOIN import_run AS r ON r.run_id = c.run_id
     LEFT JOIN import_dataset_by_id AS d ON d.id = c.id
@@ -520,6 +561,7 @@ INSERT INTO cases (run_id, ord, id, benchmark, input, expected_behavior, agent_r
 COMMIT;
 
 DROP TABLE temp.import_check;
+DROP TABLE temp.import_nul_id;
 DROP TABLE temp.import_missing;
 DROP TABLE temp.import_repeat;
 DROP TABLE temp.import_run_check;

@@ -1039,6 +1039,25 @@ def test_scripts(t, ext, sqlite, tmp):
            con.execute("SELECT score, reason FROM cases WHERE ord = 5").fetchone(),
            "agent_response null: scored as an empty answer")
     con.close()
+    # a response holding \u0000, which SQLite's JSON functions end at, is not
+    # graded by its start: the runner's score stays, and the import says so
+    nul = json.load(open(RESULTS[0], encoding="utf-8"))
+    nul["run_id"] = "nul"
+    nul["cases"][7]["agent_response"] = "Short\u0000 and then the rest of the answer"
+    nul_path = os.path.join(tmp, "nul.json")
+    with open(nul_path, "w", encoding="utf-8") as f:
+        json.dump(nul, f)
+    nul_db = os.path.join(tmp, "nul.db")
+    fresh_db(sqlite, nul_db)
+    p = import_run(sqlite, nul_db, nul_path)
+    t.same("scripts", f"import: 1 of 12 cases of {nul_path} have \\u0000 in agent_response,"
+           " where SQLite's JSON functions end it: they keep the runner's scores and"
+           " sql/regrade.sql leaves them alone (if-009)\n", p.stderr.decode(),
+           "a response holding \\u0000: the note")
+    cli(sqlite, nul_db, REGRADE, ext=ext)
+    t.same("scripts", (0, "runner", nul["cases"][7]["score"]), sqlite3.connect(nul_db).execute(
+        "SELECT rescorable, scored_by, score FROM cases WHERE ord = 7").fetchone(),
+        "a response holding \\u0000: not rescorable, the runner's score kept")
     # importing a regraded run again undoes its regrade, and says so
     p = import_run(sqlite, other, renamed_path)
     t.same("scripts", f"import: 8 of 12 cases of {renamed_path} have no agent_response: they"
@@ -1204,6 +1223,9 @@ def test_import_errors(t, sqlite, tmp):
         lines[:3] + ["", json.dumps({k: v for k, v in rows[3].items() if k != "id"})] + lines[4:]))
     ds_noid_array = write("ds_noid.json", [{k: v for k, v in r.items() if k != "id" or i != 5}
                                            for i, r in enumerate(rows)])
+    nul_id = write("nul_id.json", variant(lambda r: r["cases"][4].update(id="if-004\u0000x")))
+    ds_nul_id = write("ds_nul_id.jsonl", text="\n".join(
+        lines[:2] + [json.dumps(dict(rows[2], id=rows[2]["id"] + "\u0000"))] + lines[3:]))
     missing = os.path.join(tmp, "absent.json")
     def stop(check):   # the CHECK constraint that stops the import, as the CLI says it
         return f"Runtime error near line N: CHECK constraint failed: import: {check} (19)\n"
@@ -1290,6 +1312,12 @@ def test_import_errors(t, sqlite, tmp):
          f"import: the :dataset case on line 5 of {ds_noid} has no id\n" + stop_dataset_id),
         ("a dataset array element without id", RESULTS[0], ds_noid_array,
          f"import: the :dataset case at [5] of {ds_noid_array} has no id\n" + stop_dataset_id),
+        ("an id holding \\u0000", nul_id, DATASET,
+         "import: 1 id holds \\u0000, which SQLite's JSON functions end a string at:"
+         " cases[4] of run 20250611_091502\n" + stop("an id holds \\u0000; nothing imported")),
+        ("a dataset id holding \\u0000", RESULTS[0], ds_nul_id,
+         "import: 1 id holds \\u0000, which SQLite's JSON functions end a string at:"
+         " the :dataset case on line 3\n" + stop("an id holds \\u0000; nothing imported")),
     ]
     for what, results, dataset, message in cases:
         params = ([] if results is None else [(":results", results)]) + \
