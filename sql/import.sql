@@ -94,32 +94,46 @@ INSERT INTO import_schema
 
 -- The checks call no function (JSON1 may not be innocuous, see sql/schema.sql):
 -- parses is computed by the INSERT: the results are JSON; the dataset JSON, or
--- JSONL (each line, [L], JSON: a raw newline cannot occur inside a JSON value).
+-- JSONL (each line L, as [L], JSON holding at most one value: a raw newline
+-- cannot occur inside a JSON value). A byte order mark at the start goes.
 DROP TABLE IF EXISTS temp.import_file;
 CREATE TEMP TABLE import_file (
   kind TEXT PRIMARY KEY,
   path TEXT,
   body TEXT,
   parses INTEGER,
-  bad_line INTEGER        -- a dataset that does not parse: its first line that is not JSON
+  bad_line INTEGER,       -- a dataset that does not parse: its first line that is not
+  bad_why TEXT            -- one JSON value, and why
 );
 INSERT INTO import_file (kind, path, body, parses)
   SELECT 'results', :results, body, json_valid(body)
-  FROM (SELECT CAST(readfile(:results) AS TEXT) AS body);
+  FROM (SELECT CASE WHEN substr(b, 1, 1) = char(65279) THEN substr(b, 2) ELSE b END AS body
+        FROM (SELECT CAST(readfile(:results) AS TEXT) AS b));
 INSERT INTO import_file (kind, path, body, parses)
   SELECT 'dataset', :dataset, body,
-         json_valid(body) OR json_valid('[[' || replace(body, char(10), '],[') || ']]')
-  FROM (SELECT CAST(readfile(:dataset) AS TEXT) AS body) WHERE :dataset IS NOT NULL;
+         json_valid(body)
+         OR (json_valid(lines)   -- (json_each given '[]' where lines is not JSON)
+             AND NOT EXISTS (SELECT 1 FROM json_each(CASE WHEN json_valid(lines)
+                                                          THEN lines ELSE '[]' END) AS e
+                             WHERE json_array_length(e.value) > 1))
+  FROM (SELECT body, '[[' || replace(body, char(10), '],[') || ']]' AS lines
+        FROM (SELECT CASE WHEN substr(b, 1, 1) = char(65279) THEN substr(b, 2) ELSE b END
+                       AS body
+              FROM (SELECT CAST(readfile(:dataset) AS TEXT) AS b)))
+  WHERE :dataset IS NOT NULL;
 -- The lines as a JSON array of strings (quotes, backslashes, tabs and carriage
 -- returns escaped; another control character leaves the line unknown).
-UPDATE import_file SET bad_line = (
+UPDATE import_file SET (bad_line, bad_why) = (
   WITH quoted (lines) AS (
     SELECT '["' || replace(replace(replace(replace(replace(body, '\', '\\'), '"', '\"'),
                                            char(9), '\t'), char(13), '\r'),
                            char(10), '","') || '"]'),
   valid (lines) AS (SELECT lines FROM quoted WHERE json_valid(lines))
-  SELECT e.key + 1 FROM valid, json_each(valid.lines) AS e
-  WHERE NOT json_valid('[' || e.value || ']') ORDER BY e.key LIMIT 1)
+  SELECT e.key + 1, CASE WHEN json_valid('[' || e.value || ']')
+                         THEN 'holds more than one JSON value' ELSE 'is not valid JSON' END
+  FROM valid, json_each(valid.lines) AS e
+  WHERE NOT json_valid('[' || e.value || ']') OR json_array_length('[' || e.value || ']') > 1
+  ORDER BY e.key LIMIT 1)
 WHERE kind = 'dataset' AND body IS NOT NULL AND NOT parses;
 
 -- A file that cannot be used: the line before the error names it.
@@ -127,10 +141,19 @@ WHERE kind = 'dataset' AND body IS NOT NULL AND NOT parses;
 SELECT CASE WHEN path IS NULL THEN 'import: :results is not set'
                                    || ' (-cmd ".parameter set :results FILE")'
             WHEN body IS NULL THEN 'import: cannot read the :' || kind || ' file ' || path
+            WHEN hex(substr(readfile(path), 1, 2)) IN ('FFFE', 'FEFF')
+              THEN 'import: the :' || kind || ' file ' || path || ' is UTF-16: convert it'
+                   || ' to UTF-8 (iconv -f UTF-16 -t UTF-8)'
             WHEN kind = 'results' THEN 'import: the :results file ' || path
-                                       || ' is not valid JSON'
+                   || ' is not valid JSON'
+                   || CASE WHEN body GLOB '*[:,[]NaN*' OR body GLOB '*[:,[] NaN*'
+                                OR body GLOB '*[:,[]Infinity*' OR body GLOB '*[:,[] Infinity*'
+                                OR body GLOB '*[:,[]-Infinity*' OR body GLOB '*[:,[] -Infinity*'
+                           THEN ' (it holds NaN or Infinity, which Python writes for'
+                                || ' non-finite floats and JSON has not: write null)'
+                           ELSE '' END
             WHEN bad_line IS NOT NULL THEN 'import: line ' || bad_line || ' of the :dataset file '
-                                           || path || ' is not valid JSON'
+                                           || path || ' ' || bad_why
             ELSE 'import: the :dataset file ' || path || ' is neither JSON nor JSONL' END
 FROM import_file
 WHERE body IS NULL OR NOT parses
@@ -161,11 +184,12 @@ CREATE TEMP TABLE import_dataset (
   value TEXT
 );
 -- A JSON array, a single object, or JSONL: each line L becomes [L], the lines
--- an array of those ([[L1],[L2],[]] for a blank third line).
+-- an array of those ([[L1],[L2],[]] for a blank third line). Every value is
+-- JSON text (json_each gives an element that is a string as its text).
 INSERT INTO import_dataset (ord, id, value)
   WITH src AS (SELECT body FROM import_file WHERE kind = 'dataset'),
   item (ord, value) AS (
-    SELECT e.key, e.value
+    SELECT e.key, CASE WHEN e.type = 'text' THEN json_quote(e.value) ELSE e.value END
     FROM src, json_each(src.body) AS e
     WHERE json_valid(src.body) AND json_type(src.body) = 'array'
     UNION ALL
@@ -201,8 +225,9 @@ CREATE TEMP TABLE import_run (
 );
 INSERT INTO import_run
   WITH doc AS (SELECT body FROM import_file WHERE kind = 'results'),
-  run (pos, value) AS (
-    SELECT e.key, e.value FROM doc, json_each(doc.body) AS e WHERE json_type(doc.body) = 'array'
+  run (pos, value) AS (   -- (an element that is a string quoted back into JSON)
+    SELECT e.key, CASE WHEN e.type = 'text' THEN json_quote(e.value) ELSE e.value END
+    FROM doc, json_each(doc.body) AS e WHERE json_type(doc.body) = 'array'
     UNION ALL
     SELECT NULL, doc.body FROM doc WHERE json_type(doc.body) <> 'array'
   ),
@@ -234,9 +259,16 @@ INSERT INTO import_run
 -- transaction, so nothing changes.
 
 .once stderr
-SELECT 'import: ' || CASE WHEN pos IS NULL THEN :results
-                          ELSE 'the run at [' || pos || '] of ' || :results END
-       || ' has no run_id'
+SELECT 'import: ' || :results || ' holds no runs: nothing to import'
+WHERE NOT EXISTS (SELECT 1 FROM import_run);
+
+.once stderr
+SELECT 'import: ' || CASE WHEN pos IS NULL AND json_type(value) IS NOT 'object'
+                            THEN :results || ' holds neither a run object nor an array of them'
+                          WHEN pos IS NULL THEN :results || ' has no run_id'
+                          ELSE 'the run at [' || pos || '] of ' || :results
+                               || CASE WHEN json_type(value) IS NOT 'object'
+                                       THEN ' is not an object' ELSE ' has no run_id' END END
 FROM import_run WHERE run_id IS NULL ORDER BY pos LIMIT 1;
 
 -- A run_id names one run: within the file, and against the runs stored (runner
@@ -271,8 +303,10 @@ FROM (SELECT * FROM import_clash ORDER BY pos) HAVING count(*) > 0;
 .once stderr
 SELECT 'import: ' || CASE count(*) WHEN 1 THEN 'a run' ELSE count(*) || ' runs' END
        || ' of ' || :results || ' ' || CASE count(*) WHEN 1 THEN 'has' ELSE 'have' END
-       || ' no cases array: ' || group_concat(coalesce(run_id, '[' || pos || ']'), ', ')
-FROM (SELECT * FROM import_run WHERE json_type(value, '$.cases') IS NOT 'array' ORDER BY pos)
+       || ' no cases array: ' || group_concat(run_id, ', ')
+FROM (SELECT * FROM import_run   -- (one without run_id is named above)
+      WHERE run_id IS NOT NULL AND json_type(value, '$.cases') IS NOT 'array'
+      ORDER BY pos)
 HAVING count(*) > 0;
 
 .once stderr
@@ -280,11 +314,27 @@ SELECT 'import: the :dataset case '
        || CASE f.form WHEN 'array' THEN 'at [' || d.ord || '] of '
                       WHEN 'object' THEN 'in '
                       ELSE 'on line ' || (d.ord + 1) || ' of ' END
-       || f.path || ' has no id'
+       || f.path || CASE WHEN json_type(d.value) IS NOT 'object' THEN ' is not an object'
+                         ELSE ' has no id' END
 FROM import_dataset AS d,
      (SELECT path, CASE WHEN json_valid(body) THEN json_type(body) END AS form
       FROM import_file WHERE kind = 'dataset') AS f
 WHERE d.id IS NULL ORDER BY d.ord LIMIT 1;
+
+-- A case is an object (json_each gives one that is a string as its text, which
+-- the JSON functions would then fail on).
+DROP TABLE IF EXISTS temp.import_odd_case;
+CREATE TEMP TABLE import_odd_case AS
+  SELECT r.pos, r.run_id, e.key AS ord
+  FROM import_run AS r, json_each(r.value, '$.cases') AS e
+  WHERE json_type(r.value, '$.cases') = 'array' AND e.type <> 'object';
+.once stderr
+SELECT 'import: ' || CASE count(*) WHEN 1 THEN 'a case of ' ELSE count(*) || ' cases of ' END
+       || :results || CASE count(*) WHEN 1 THEN ' is' ELSE ' are' END || ' not an object: '
+       || (SELECT 'cases[' || ord || '] of run ' || coalesce(run_id, '[' || pos || ']')
+           FROM import_odd_case ORDER BY pos, ord LIMIT 1)
+       || CASE WHEN count(*) > 1 THEN ', ...' ELSE '' END
+FROM import_odd_case HAVING count(*) > 0;
 
 DROP TABLE IF EXISTS temp.import_run_check;
 CREATE TEMP TABLE import_run_check (
@@ -298,6 +348,8 @@ CREATE TEMP TABLE import_run_check (
     CHECK (clash = 0),
   no_cases INTEGER
     CONSTRAINT "import: a run has no cases array; nothing imported" CHECK (no_cases = 0),
+  odd_cases INTEGER
+    CONSTRAINT "import: a case is not an object; nothing imported" CHECK (odd_cases = 0),
   dataset_no_id INTEGER
     CONSTRAINT "import: a dataset case has no id" CHECK (dataset_no_id = 0)
 );
@@ -306,6 +358,7 @@ INSERT INTO import_run_check
          (SELECT count(*) FROM import_run_twice),
          (SELECT count(*) FROM import_clash WHERE :replace IS NULL),
          (SELECT count(*) FROM import_run WHERE json_type(value, '$.cases') IS NOT 'array'),
+         (SELECT count(*) FROM import_odd_case),
          (SELECT count(*) FROM import_dataset WHERE id IS NULL);
 
 -- ---- the cases -----------------------------------------------------------
@@ -565,6 +618,7 @@ DROP TABLE temp.import_nul_id;
 DROP TABLE temp.import_missing;
 DROP TABLE temp.import_repeat;
 DROP TABLE temp.import_run_check;
+DROP TABLE temp.import_odd_case;
 DROP TABLE temp.import_clash;
 DROP TABLE temp.import_run_twice;
 DROP TABLE temp.import_case;

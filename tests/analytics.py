@@ -918,6 +918,7 @@ def test_scripts(t, ext, sqlite, tmp):
     forms = {
         "array.json": json.dumps(rows, indent=2, ensure_ascii=False),
         "array1.json": json.dumps(rows, ensure_ascii=False),
+        "bom.jsonl": "\ufeff" + "\n".join(json.dumps(r, ensure_ascii=False) for r in rows),
         "crlf.jsonl": "\r\n".join([""] + [json.dumps(r, ensure_ascii=False) + "  "
                                            for r in rows] + ["", ""]),
         "dup.jsonl": "\n".join(json.dumps(dict(r, constraints={"max_words": 1}))
@@ -954,6 +955,21 @@ def test_scripts(t, ext, sqlite, tmp):
     t.same("scripts", [(both,)] * len(RESULTS),
            sqlite3.connect(other).execute("SELECT results_file FROM runs").fetchall(),
            "runs.results_file: the :results path as given")
+    with open(both, "w", encoding="utf-8-sig") as f:   # a byte order mark first
+        json.dump([json.load(open(p, encoding="utf-8")) for p in RESULTS], f)
+    fresh_db(sqlite, other)
+    import_run(sqlite, other, both)
+    t.same("scripts", dump(db, False, [("runs", "results_file")]),
+           dump(other, False, [("runs", "results_file")]),
+           "results with a byte order mark give the same rows")
+    # a file of no runs: said, nothing changed
+    before_empty = dump(other)
+    empty = os.path.join(tmp, "empty.json")
+    with open(empty, "w", encoding="utf-8") as f:
+        f.write("[]")
+    p = import_run(sqlite, other, empty)
+    t.same("scripts", (f"import: {empty} holds no runs: nothing to import\n", before_empty),
+           (p.stderr.decode(), dump(other)), "results of no runs: the note, nothing changed")
     # a shorter version of a run replaces the longer one
     short_run = json.load(open(RESULTS[0], encoding="utf-8"))
     short_run["cases"] = short_run["cases"][:4]
@@ -1224,6 +1240,15 @@ def test_import_errors(t, sqlite, tmp):
     ds_noid_array = write("ds_noid.json", [{k: v for k, v in r.items() if k != "id" or i != 5}
                                            for i, r in enumerate(rows)])
     nul_id = write("nul_id.json", variant(lambda r: r["cases"][4].update(id="if-004\u0000x")))
+    nan = write("nan.json", variant(lambda r: r["cases"][2].update(score=float("nan"))))
+    utf16 = os.path.join(tmp, "utf16.json")
+    with open(utf16, "w", encoding="utf-16") as f:
+        json.dump(run1, f)
+    two = write("two.jsonl", text="\n".join(lines[:3] + [lines[3] + ", " + lines[4]] + lines[5:]))
+    odd_case = write("odd_case.json", variant(lambda r: r["cases"].insert(1, "b")))
+    odd_run = write("odd_run.json", [run1, "x"])
+    odd_file = write("odd_file.json", "just a string")
+    odd_ds = write("odd_ds.json", rows[:2] + [7] + rows[2:])
     ds_nul_id = write("ds_nul_id.jsonl", text="\n".join(
         lines[:2] + [json.dumps(dict(rows[2], id=rows[2]["id"] + "\u0000"))] + lines[3:]))
     missing = os.path.join(tmp, "absent.json")
@@ -1312,6 +1337,26 @@ def test_import_errors(t, sqlite, tmp):
          f"import: the :dataset case on line 5 of {ds_noid} has no id\n" + stop_dataset_id),
         ("a dataset array element without id", RESULTS[0], ds_noid_array,
          f"import: the :dataset case at [5] of {ds_noid_array} has no id\n" + stop_dataset_id),
+        ("NaN in the results", nan, DATASET,
+         f"import: the :results file {nan} is not valid JSON (it holds NaN or Infinity, which"
+         " Python writes for non-finite floats and JSON has not: write null)\n"
+         + stop("the :results file is not valid JSON")),
+        ("results in UTF-16", utf16, DATASET,
+         f"import: the :results file {utf16} is UTF-16: convert it to UTF-8"
+         " (iconv -f UTF-16 -t UTF-8)\n" + stop("the :results file is not valid JSON")),
+        ("a dataset line holding two values", RESULTS[0], two,
+         f"import: line 4 of the :dataset file {two} holds more than one JSON value\n"
+         + stop_not_json),
+        ("a case that is not an object", odd_case, DATASET,
+         f"import: a case of {odd_case} is not an object: cases[1] of run 20250611_091502\n"
+         + stop("a case is not an object; nothing imported")),
+        ("a run that is not an object", odd_run, DATASET,
+         f"import: the run at [1] of {odd_run} is not an object\n" + stop("a run has no run_id")),
+        ("results neither a run nor runs", odd_file, DATASET,
+         f"import: {odd_file} holds neither a run object nor an array of them\n"
+         + stop("a run has no run_id")),
+        ("a dataset case that is not an object", RESULTS[0], odd_ds,
+         f"import: the :dataset case at [2] of {odd_ds} is not an object\n" + stop_dataset_id),
         ("an id holding \\u0000", nul_id, DATASET,
          "import: 1 id holds \\u0000, which SQLite's JSON functions end a string at:"
          " cases[4] of run 20250611_091502\n" + stop("an id holds \\u0000; nothing imported")),
