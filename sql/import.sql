@@ -521,6 +521,37 @@ WHERE i.dataset IS NOT NULL
                   WHERE r.model IS i.model AND r.run_id <> i.run_id AND r.dataset = i.dataset)
 HAVING count(*) > 0;
 
+-- A run whose completed_at SQLite cannot read as a time sorts before every run
+-- that has one (a number, read as a Julian day, after them): run-to-run changes
+-- and the report would put it in the wrong place. Say so.
+.once stderr
+SELECT 'import: ' || group_concat('run ' || run_id || CASE
+         WHEN at IS NULL THEN ' has no completed_at'
+         ELSE '''s completed_at ' || at || ' is not a time SQLite reads' END, '; ')
+       || ' (ISO 8601, such as 2025-06-11T09:21:47+00:00): run-to-run changes and the'
+       || ' report do not place it by when it ran'
+FROM (SELECT run_id, value ->> '$.completed_at' AS at FROM import_run
+      WHERE json_type(value, '$.completed_at') IS NOT 'text'
+         OR julianday(value ->> '$.completed_at') IS NULL
+      ORDER BY pos)
+HAVING count(*) > 0;
+
+-- Scores outside 0..1: the pass rate counts score >= 0.5 and the charts draw 0
+-- to 1, so a runner's other scale (0..10) or a non-finite score would mislead.
+.once stderr
+SELECT 'import: ' || count(*) || ' of ' || (SELECT count(*) FROM import_case)
+       || ' cases of ' || :results || ' have a score outside 0..1 (the first: '
+       || (SELECT id || ', ' || (c.value -> c.score_key) FROM import_case AS c
+           JOIN import_run AS r USING (run_id)
+           WHERE json_type(c.value, c.score_key) IN ('integer', 'real')
+             AND NOT (c.value ->> c.score_key BETWEEN 0 AND 1)
+           ORDER BY r.pos, c.ord LIMIT 1)
+       || '): pass rates count score >= 0.5 and the report draws 0 to 1'
+FROM import_case AS c
+WHERE json_type(c.value, c.score_key) IN ('integer', 'real')
+  AND NOT (c.value ->> c.score_key BETWEEN 0 AND 1)
+HAVING count(*) > 0;
+
 -- A run the regrade had rescored gets the runner's scores back: say so.
 .once stderr
 SELECT 'import: the regrade of ' || CASE count(*) WHEN 1 THEN 'run ' ELSE 'runs ' END

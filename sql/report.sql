@@ -197,7 +197,7 @@ thead th { font-size: 12px; font-weight: 600; color: var(--muted);
            background: #f8f9fb; border-bottom: 1px solid #cfd5dd; }
 tbody tr:nth-child(even) td { background: #fbfcfd; }
 .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-thead th.num { white-space: normal; }
+thead th.num, td.num .sub { white-space: normal; }
 .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "DejaVu Sans Mono",
         "Liberation Mono", monospace; font-size: 12.5px; }
 .wrap { overflow-wrap: break-word; }
@@ -341,7 +341,8 @@ FROM (
            d.L + (d.W - d.L - d.R) * (r.slot + 0.5) / n.n AS x
     FROM metric AS m, rep_run AS r, dims AS d, n),
   pty AS (
-    SELECT pt.*, d.T + (d.H - d.T - d.B) * (1.0 - v) AS y,
+    -- (a mean score outside 0..1, from a runner's odd scores, at the edge it passed)
+    SELECT pt.*, d.T + (d.H - d.T - d.B) * (1.0 - max(0.0, min(1.0, v))) AS y,
            CASE pt.m WHEN 0 THEN rtrim(rtrim(printf('%.2f', 100 * v), '0'), '.') || '%'
                      ELSE printf('%.4f', v) END AS label
     FROM pt, dims AS d WHERE v IS NOT NULL),
@@ -685,7 +686,7 @@ WHERE EXISTS (SELECT 1 FROM rep_run);
 
 -- ---- inconclusive cases ---------------------------------------------------------------
 SELECT '<section id="inconclusive"><h2>Inconclusive cases</h2>'
-  || '<div class="sub">Cases with no score, by reason (they count in no rate). A case keeps the runner''s verdict when the import had no constraints for it.</div>'
+  || '<div class="sub">Cases with no score, by reason (they count in no rate). A case keeps the runner''s verdict when the import could not rescore it: no constraints for it, no response, or a response the JSON functions cut short.</div>'
   || '<table id="inconclusive-counts" class="fixed"><colgroup><col style="width:15%">'
   || '<col style="width:17%"><col style="width:12%"><col><col style="width:13%">'
   || '<col style="width:13%"></colgroup><thead><tr><th>Run</th><th>Model</th>'
@@ -704,7 +705,7 @@ FROM (
     || '</td><td class="num" data-k="rescored">' || r.n_regraded
     || '</td><td class="num" data-k="kept">' || (r.n_cases - r.n_regraded)
     || CASE WHEN r.n_not_rescorable > 0
-            THEN '<div class="sub">' || r.n_not_rescorable || ' without constraints</div>'
+            THEN '<div class="sub">' || r.n_not_rescorable || ' not rescorable</div>'
             ELSE '' END
     || '</td></tr>' AS row
   FROM rep_run AS r ORDER BY r.slot)

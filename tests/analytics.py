@@ -1074,6 +1074,23 @@ def test_scripts(t, ext, sqlite, tmp):
     t.same("scripts", (0, "runner", nul["cases"][7]["score"]), sqlite3.connect(nul_db).execute(
         "SELECT rescorable, scored_by, score FROM cases WHERE ord = 7").fetchone(),
         "a response holding \\u0000: not rescorable, the runner's score kept")
+    # a completed_at SQLite cannot read, and scores outside 0..1: said
+    odd = json.load(open(RESULTS[0], encoding="utf-8"))
+    odd.update(run_id="odd", completed_at="2025-06-10T09:00:00-0500")
+    odd["cases"][3]["score"] = 7.5
+    odd["cases"][6]["score"] = -1
+    odd_path = os.path.join(tmp, "odd.json")
+    with open(odd_path, "w", encoding="utf-8") as f:
+        json.dump(odd, f)
+    odd_db = os.path.join(tmp, "odd.db")
+    fresh_db(sqlite, odd_db)
+    p = import_run(sqlite, odd_db, odd_path)
+    t.same("scripts", "import: run odd's completed_at 2025-06-10T09:00:00-0500 is not a time"
+           " SQLite reads (ISO 8601, such as 2025-06-11T09:21:47+00:00): run-to-run changes and"
+           " the report do not place it by when it ran\n"
+           f"import: 2 of 12 cases of {odd_path} have a score outside 0..1 (the first: if-005,"
+           " 7.5): pass rates count score >= 0.5 and the report draws 0 to 1\n",
+           p.stderr.decode(), "an unreadable completed_at and odd scores: the notes")
     # importing a regraded run again undoes its regrade, and says so
     p = import_run(sqlite, other, renamed_path)
     t.same("scripts", f"import: 8 of 12 cases of {renamed_path} have no agent_response: they"

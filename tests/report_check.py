@@ -147,7 +147,8 @@ MANY_MODELS = ["gpt-4o-mini", "meta-llama/Llama-3.1-70B-Instruct-Turbo",
 
 def many_db(analytics, sqlite, ext, tmp):
     """14 runs of 3 models (one with a long name) on 2 datasets, made from the
-    fixture runs, four a day: crowded charts, six series."""
+    fixture runs, four a day (one with a mean score above 1): crowded charts,
+    six series."""
     path = os.path.join(tmp, "many.db")
     analytics.fresh_db(sqlite, path)
     for i in range(14):
@@ -155,6 +156,9 @@ def many_db(analytics, sqlite, ext, tmp):
         run["run_id"] = f"run-{i:02d}" + "-x" * (i % 3)
         run["completed_at"] = f"2025-07-{i // 4 + 1:02d}T{10 + i % 4 * 2:02d}:00:00+00:00"
         run["model"] = MANY_MODELS[i % 3]
+        if i == 0:   # a runner's score off the 0..1 scale, which the regrade keeps
+            run["cases"][1]["score"] = 30.0
+            del run["cases"][1]["agent_response"]
         results = os.path.join(tmp, f"many-{i}.json")
         with open(results, "w", encoding="utf-8") as f:
             json.dump(run, f)
@@ -284,7 +288,7 @@ def check_report(t, g, analytics, page, db):
             v = summary[r][k]
             c = p.one("circle")
             t.same(g, v, float(p.attrs["data-v"]), f"{chart}: value of {r}")
-            t.check(g, near(num(c.attrs["cy"]), scale(ticks, v)),
+            t.check(g, near(num(c.attrs["cy"]), scale(ticks, min(max(v, 0.0), 1.0))),
                     f"{chart}: point of {r} at y={c.attrs['cy']}, "
                     f"the axis puts {v} at {scale(ticks, v):.2f}")
             # values are written on the chart while there is room: up to 12 runs
@@ -399,9 +403,11 @@ def check_report(t, g, analytics, page, db):
         got = {td.attrs["data-k"]: td.text() for td in tr.all("td") if "data-k" in td.attrs}
         rescored = con.execute("SELECT count(*) FROM cases WHERE run_id = ? AND"
                                " scored_by = 'regrade'", (r,)).fetchone()[0]
-        n = con.execute("SELECT count(*) FROM cases WHERE run_id = ?", (r,)).fetchone()[0]
+        n, fixed = con.execute("SELECT count(*), sum(NOT rescorable) FROM cases"
+                               " WHERE run_id = ?", (r,)).fetchone()
         t.same(g, {"inconclusive_cases": str(summary[r][1]), "rescored": str(rescored),
-                   "kept": str(n - rescored)}, got, f"inconclusive counts of {r}")
+                   "kept": str(n - rescored) + (f"{fixed} not rescorable" if fixed else "")},
+               got, f"inconclusive counts of {r}")
         reasons = [d.text() for d in tr.all("td")[3].all("div")]
         want = sorted(((c, reason) for reason, c in con.execute(
             "SELECT reason, count(*) FROM cases WHERE run_id = ? AND score IS NULL"
