@@ -107,12 +107,14 @@ SELECT p.*,
        replace(replace(replace(replace(replace(printf('%s', coalesce(p.prev_run, '')), '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;') AS prev_h
 FROM placed AS p;
 -- The series' label after its colour swatch; a legend entry naming the run.
+-- (Texts from the data in <bdi>, so that their direction controls stay theirs.)
 ALTER TABLE rep_run ADD COLUMN label_h TEXT;
 ALTER TABLE rep_run ADD COLUMN legend_run_h TEXT;
 UPDATE rep_run SET
-  label_h = '<span class="sw" style="background:' || color || '"></span>' || series_h,
-  legend_run_h = '<li><span class="sw" style="background:' || color || '"></span>'
-    || series_h || ' <span class="run">' || run_short_h
+  label_h = '<span class="sw" style="background:' || color || '"></span><bdi>' || series_h
+    || '</bdi>',
+  legend_run_h = '<li><span class="sw" style="background:' || color || '"></span><bdi>'
+    || series_h || '</bdi> <span class="run"><bdi>' || run_short_h || '</bdi>'
     || CASE WHEN day <> '' THEN ' · ' || day ELSE '' END || '</span></li>';
 
 -- The cases, with the texts the page shows escaped (long ones cut).
@@ -175,7 +177,7 @@ svg.chart .grid { stroke: #e6e9ee; stroke-width: 1; }
 svg.chart .axis { stroke: #9aa3af; stroke-width: 1; }
 .legend { display: flex; flex-wrap: wrap; gap: 2px 18px; font-size: 12.5px;
           margin: 8px 0 6px; padding: 0; list-style: none; }
-.legend li { white-space: nowrap; }
+.legend li { max-width: 100%; overflow-wrap: anywhere; }   /* one line, unless too long */
 .sw { display: inline-block; width: 12px; height: 12px; border-radius: 3px;
       margin-right: 6px; vertical-align: -1px; }
 .legend .run { color: var(--muted); }
@@ -184,6 +186,11 @@ svg.chart .axis { stroke: #9aa3af; stroke-width: 1; }
 .kpi { border: 1px solid var(--line); border-top: 4px solid var(--c);
        border-radius: 6px; padding: 10px 14px; background: #fff; }
 .kpi .model { font-weight: 650; font-size: 15px; overflow-wrap: anywhere; }
+/* run ids in a card break where they must; text from the data keeps its
+   direction controls to itself (a right-to-left override in an id would
+   reverse what follows it) */
+.kpi .meta, .kpi .line, .pair { overflow-wrap: anywhere; }
+span, td, th, li, h3 { unicode-bidi: isolate; }
 .kpi .meta { color: var(--muted); font-size: 12px; }
 .kpi .big { font-size: 28px; font-weight: 650; letter-spacing: -0.5px; }
 .kpi .line { margin-top: 2px; font-size: 13px; }
@@ -192,7 +199,7 @@ svg.chart .axis { stroke: #9aa3af; stroke-width: 1; }
 table { border-collapse: collapse; width: 100%; font-size: 13px; }
 table.fixed { table-layout: fixed; }
 th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line);
-         vertical-align: top; }
+         vertical-align: top; overflow-wrap: anywhere; }   /* long names break, not the page */
 thead th { font-size: 12px; font-weight: 600; color: var(--muted);
            background: #f8f9fb; border-bottom: 1px solid #cfd5dd; }
 tbody tr:nth-child(even) td { background: #fbfcfd; }
@@ -293,7 +300,7 @@ SELECT '<section id="latest"><h2>Latest run of each model</h2>'
               || (SELECT count(*) FROM case_changes AS x WHERE x.to_run = r.run_id AND x.change = 'regressed')
               || ' regressed</span> · <span class="up" data-k="fixed">'
               || (SELECT count(*) FROM case_changes AS x WHERE x.to_run = r.run_id AND x.change = 'fixed')
-              || ' fixed</span> <span class="flat">since ' || r.prev_h || '</span>'
+              || ' fixed</span> <span class="flat">since <bdi>' || r.prev_h || '</bdi></span>'
             END
          || '</div></div>' AS card
        FROM rep_run AS r WHERE r.recency = 1 ORDER BY r.series_no)), '')

@@ -168,6 +168,25 @@ def many_db(analytics, sqlite, ext, tmp):
     return path
 
 
+def long_db(analytics, sqlite, ext, tmp):
+    """Three runs with long unbroken model names and run ids, one id holding a
+    right-to-left override: text that must wrap rather than widen the page."""
+    path = os.path.join(tmp, "long.db")
+    analytics.fresh_db(sqlite, path)
+    model = "meta-llama/Meta-Llama-3.1-405B-Instruct-Turbo-" + "x" * 40
+    for k, (i, run_id) in enumerate(((0, "run_2025_06_11_" + "long_identifier_" * 4),
+                                     (2, "run_2025_06_18_" + "long_identifier_" * 4),
+                                     (1, "run-3\u202e-rtl"))):
+        run = json.load(open(analytics.RESULTS[i], encoding="utf-8"))
+        run.update(run_id=run_id, model=model if k < 2 else "m2")
+        results = os.path.join(tmp, f"long-{k}.json")
+        with open(results, "w", encoding="utf-8") as f:
+            json.dump(run, f)
+        analytics.import_run(sqlite, path, results)
+    analytics.cli(sqlite, path, analytics.REGRADE, ext=ext)
+    return path
+
+
 # ------------------------------------------------------------------ report
 
 def axis(svg, cls, attr):
@@ -631,9 +650,12 @@ def test_render(t, analytics, sqlite, ext, tmp):
         f.write(page)
 
     many = write_report(sqlite, many_db(analytics, sqlite, ext, tmp), analytics.ROOT)
+    long = write_report(sqlite, long_db(analytics, sqlite, ext, tmp), analytics.ROOT)
     for width, height, what, text in ((1366, 768, "", page), (800, 1000, "", page),
                                       (1366, 768, " (14 runs)", many.stdout.decode()),
-                                      (800, 1000, " (14 runs)", many.stdout.decode())):
+                                      (800, 1000, " (14 runs)", many.stdout.decode()),
+                                      (1366, 768, " (long names)", long.stdout.decode()),
+                                      (800, 1000, " (long names)", long.stdout.decode())):
         width_ = f"{width}px{what}"
         got = layout(text, width, height, tmp)
         t.same(g, 4, got["charts"], f"{width_}: four charts laid out")
