@@ -424,6 +424,28 @@ SELECT 'import: ' || count(*) || CASE count(*) WHEN 1 THEN ' case id' ELSE ' cas
        || CASE WHEN count(*) > 10 THEN ' and ' || (count(*) - 10) || ' more' ELSE '' END
 FROM import_missing HAVING count(*) > 0;
 
+-- A key twice in one object: Python's json reads the last, SQLite's the first,
+-- so the import would not see what the runner saw.
+DROP TABLE IF EXISTS temp.import_twice_key;
+CREATE TEMP TABLE import_twice_key AS
+  SELECT 'cases[' || c.ord || '] of run ' || c.run_id AS place, e.key
+  FROM import_case AS c, json_each(c.value) AS e
+  GROUP BY c.run_id, c.ord, e.key HAVING count(*) > 1
+  UNION ALL
+  SELECT 'run ' || i.run_id, e.key FROM import_run AS i, json_each(i.value) AS e
+  GROUP BY i.run_id, e.key HAVING count(*) > 1
+  UNION ALL
+  SELECT 'the :dataset case ' || d.id, e.key FROM import_dataset AS d, json_each(d.value) AS e
+  WHERE json_type(d.value) = 'object'
+  GROUP BY d.ord, e.key HAVING count(*) > 1;
+.once stderr
+SELECT 'import: ' || place || ' has the key "' || key || '" twice: JSON readers differ on'
+       || ' which counts (Python''s the last, SQLite''s the first)'
+       || CASE WHEN (SELECT count(*) FROM import_twice_key) > 1
+               THEN '; and ' || ((SELECT count(*) FROM import_twice_key) - 1) || ' more'
+               ELSE '' END
+FROM import_twice_key LIMIT 1;
+
 -- SQLite's JSON functions (3.40) end a string at a \u0000 escape: an id holding
 -- one would be read as its start, and could take another case's constraints.
 DROP TABLE IF EXISTS temp.import_nul_id;
@@ -447,6 +469,9 @@ FROM import_nul_id HAVING count(*) > 0;
 
 DROP TABLE IF EXISTS temp.import_check;
 CREATE TEMP TABLE import_check (
+  twice_key INTEGER
+    CONSTRAINT "import: a key appears twice in one object; nothing imported"
+    CHECK (twice_key = 0),
   nul_id INTEGER
     CONSTRAINT "import: an id holds \u0000; nothing imported"
     CHECK (nul_id = 0),
@@ -458,7 +483,8 @@ CREATE TEMP TABLE import_check (
     CHECK (missing = 0)
 );
 INSERT INTO import_check
-  SELECT (SELECT count(*) FROM import_nul_id), (SELECT count(*) FROM import_repeat),
+  SELECT (SELECT count(*) FROM import_twice_key), (SELECT count(*) FROM import_nul_id),
+         (SELECT count(*) FROM import_repeat),
          (SELECT count(*) FROM import_missing);
 
 -- Without any source of constraints a case keeps the runner's score: say so.
@@ -507,18 +533,56 @@ HAVING count(*) > 0;
 -- (a dataset renamed or copied, or a new one), is compared with none: say so.
 .once stderr
 SELECT 'import: ' || group_concat('run ' || i.run_id || ' is the first of ' || i.model
-                                  || ' on the dataset ' || i.dataset || ', its other runs'
-                                  || ' are on ' || (SELECT group_concat(d, ', ') FROM
-                                     (SELECT DISTINCT r.dataset AS d FROM main.runs AS r
-                                      WHERE r.model IS i.model AND r.run_id <> i.run_id
-                                        AND r.dataset IS NOT NULL ORDER BY 1)), '; ')
+                                  || coalesce(' on the dataset ' || i.dataset,
+                                              ' without a dataset name')
+                                  || ', its other runs are on '
+                                  || (SELECT group_concat(coalesce(d, '(no dataset name)'), ', ')
+                                      FROM (SELECT DISTINCT r.dataset AS d FROM main.runs AS r
+                                            WHERE r.model IS i.model AND r.run_id <> i.run_id
+                                            ORDER BY 1)), '; ')
        || ' (run-to-run changes compare runs of one dataset; :dataset_name names it)'
 FROM import_run AS i
-WHERE i.dataset IS NOT NULL
-  AND EXISTS (SELECT 1 FROM main.runs AS r
-              WHERE r.model IS i.model AND r.run_id <> i.run_id AND r.dataset IS NOT NULL)
+WHERE EXISTS (SELECT 1 FROM main.runs AS r WHERE r.model IS i.model AND r.run_id <> i.run_id)
   AND NOT EXISTS (SELECT 1 FROM main.runs AS r
-                  WHERE r.model IS i.model AND r.run_id <> i.run_id AND r.dataset = i.dataset)
+                  WHERE r.model IS i.model AND r.run_id <> i.run_id AND r.dataset IS i.dataset)
+HAVING count(*) > 0;
+
+-- Runs paired by a dataset name should have been scored on the same constraints:
+-- where a case's differ from the model's latest other run on that name (a new
+-- version of the dataset under the same file name), a change between the two
+-- may be the dataset's, not the model's. Say so.
+.once stderr
+SELECT 'import: ' || group_concat(n || CASE n WHEN 1 THEN ' case' ELSE ' cases' END
+                                  || ' of run ' || run_id || ' on ' || dataset
+                                  || ' have other constraints than in run ' || prev, '; ')
+       || ' (a change between them may be the dataset''s, not the model''s)'
+FROM (
+  SELECT i.run_id, i.dataset, pc.run_id AS prev, count(*) AS n
+  FROM import_run AS i
+  JOIN import_case AS c ON c.run_id = i.run_id
+  JOIN main.cases AS pc
+    ON pc.run_id = (SELECT r.run_id FROM main.runs AS r
+                    WHERE r.model IS i.model AND r.dataset = i.dataset AND r.run_id <> i.run_id
+                    ORDER BY julianday(r.completed_at) DESC, r.completed_at DESC, r.run_id DESC
+                    LIMIT 1)
+   AND pc.id = c.id
+  LEFT JOIN import_dataset_by_id AS d ON d.id = c.id
+  WHERE pc.constraints IS NOT nullif(coalesce(d.value -> '$.constraints',
+                                              c.value -> '$.constraints',
+                                              c.value -> '$.metadata.constraints'), 'null')
+  GROUP BY i.run_id, pc.run_id ORDER BY min(i.pos))
+HAVING count(*) > 0;
+
+-- Constraints that are a JSON string (JSON text inside a string, say) score as
+-- no constraints object: say so before a regrade calls every such case
+-- inconclusive.
+.once stderr
+SELECT 'import: ' || count(*) || ' of ' || (SELECT count(*) FROM import_case) || ' cases of '
+       || :results || ' have constraints that are a JSON string, not an object: the regrade'
+       || ' will call them inconclusive (constraints must be a JSON object)'
+FROM import_case AS c LEFT JOIN import_dataset_by_id AS d ON d.id = c.id
+WHERE json_type(coalesce(d.value -> '$.constraints', c.value -> '$.constraints',
+                         c.value -> '$.metadata.constraints')) = 'text'
 HAVING count(*) > 0;
 
 -- A run whose completed_at SQLite cannot read as a time sorts before every run
@@ -646,6 +710,7 @@ COMMIT;
 
 DROP TABLE temp.import_check;
 DROP TABLE temp.import_nul_id;
+DROP TABLE temp.import_twice_key;
 DROP TABLE temp.import_missing;
 DROP TABLE temp.import_repeat;
 DROP TABLE temp.import_run_check;

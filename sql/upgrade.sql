@@ -13,6 +13,8 @@
 --     runner's score, passed and reason back: an older regrade had called it
 --     inconclusive;
 --   * scored_by is 'regrade' where score or reason differs from the runner's;
+--   * passed is score >= 0.5 (NULL with the score), as the import now writes it
+--     (runner_passed keeps the runner's);
 --   * stops, naming them, if a case id repeats within a run: sql/schema.sql's
 --     unique index on (run_id, id) needs them gone (import the run again from a
 --     file with unique ids, or delete the extra rows).
@@ -22,6 +24,19 @@
 .mode list
 PRAGMA foreign_keys = ON;
 BEGIN;
+
+-- Once only: a database already upgraded stops here, unchanged.
+.once stderr
+SELECT 'upgrade: this database is up to date already (runs has a dataset column):'
+       || ' run sql/schema.sql'
+WHERE EXISTS (SELECT 1 FROM pragma_table_info('runs') WHERE name = 'dataset');
+DROP TABLE IF EXISTS temp.upgrade_done;
+CREATE TEMP TABLE upgrade_done (
+  done INTEGER CONSTRAINT "upgrade: nothing to do; nothing changed" CHECK (NOT done)
+);
+INSERT INTO upgrade_done
+  SELECT EXISTS (SELECT 1 FROM pragma_table_info('runs') WHERE name = 'dataset');
+DROP TABLE temp.upgrade_done;
 
 .once stderr
 SELECT 'upgrade: a case id repeats within a run (ids must be unique per run): '
@@ -50,5 +65,6 @@ UPDATE cases SET score = runner_score, passed = runner_passed, reason = runner_r
 WHERE NOT rescorable;
 UPDATE cases SET scored_by = 'regrade'
 WHERE score IS NOT runner_score OR reason IS NOT runner_reason;
+UPDATE cases SET passed = score >= 0.5;
 
 COMMIT;

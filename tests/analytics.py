@@ -1127,6 +1127,30 @@ def test_scripts(t, ext, sqlite, tmp):
            "a dataset renamed: the note")
     p = import_run(sqlite, other, RESULTS[2], copy, "if_dataset.jsonl")
     t.same("scripts", b"", p.stderr, "the same dataset name: no note")
+    # ... and without one, likewise
+    p = import_run(sqlite, other, RESULTS[2], None)
+    t.same("scripts", NO_DATASET_NOTE % (12, 12) +
+           "import: run 20250618_101230 is the first of gpt-4o-mini without a"
+           " dataset name, its other runs are on if_dataset.jsonl (run-to-run changes compare"
+           " runs of one dataset; :dataset_name names it)\n", p.stderr.decode(),
+           "a run without a dataset name: the note")
+    # a new version of the dataset under the same name: the cases whose
+    # constraints changed are counted against the model's other run
+    v2 = os.path.join(tmp, "v2")
+    os.makedirs(v2, exist_ok=True)
+    rows = [json.loads(line) for line in open(DATASET, encoding="utf-8") if line.strip()]
+    rows[0]["constraints"] = {"max_words": 1}
+    rows[3]["constraints"] = {"max_words": 2, "must_include": ["x"]}
+    rows[5]["constraints"] = json.dumps(rows[5]["constraints"])   # a string of JSON
+    with open(os.path.join(v2, "if_dataset.jsonl"), "w", encoding="utf-8") as f:
+        f.write("\n".join(json.dumps(r) for r in rows))
+    p = import_run(sqlite, other, RESULTS[2], os.path.join(v2, "if_dataset.jsonl"))
+    t.same("scripts", "import: 3 cases of run 20250618_101230 on if_dataset.jsonl have other"
+           " constraints than in run 20250611_091502 (a change between them may be the"
+           " dataset's, not the model's)\n"
+           f"import: 1 of 12 cases of {RESULTS[2]} have constraints that are a JSON string,"
+           " not an object: the regrade will call them inconclusive (constraints must be a"
+           " JSON object)\n", p.stderr.decode(), "a new version of a dataset: the notes")
     t.same("scripts", [(1,)], sqlite3.connect(other).execute(
         "SELECT count(DISTINCT to_run) FROM case_changes").fetchall(),
         "the same dataset name: the runs compared")
@@ -1266,6 +1290,8 @@ def test_import_errors(t, sqlite, tmp):
     odd_run = write("odd_run.json", [run1, "x"])
     odd_file = write("odd_file.json", "just a string")
     odd_ds = write("odd_ds.json", rows[:2] + [7] + rows[2:])
+    dup_key = write("dup_key.json", text=json.dumps(run1).replace(
+        '"score": 1.0,', '"score": 0.0, "score": 1.0,', 1))
     ds_nul_id = write("ds_nul_id.jsonl", text="\n".join(
         lines[:2] + [json.dumps(dict(rows[2], id=rows[2]["id"] + "\u0000"))] + lines[3:]))
     missing = os.path.join(tmp, "absent.json")
@@ -1374,6 +1400,10 @@ def test_import_errors(t, sqlite, tmp):
          + stop("a run has no run_id")),
         ("a dataset case that is not an object", RESULTS[0], odd_ds,
          f"import: the :dataset case at [2] of {odd_ds} is not an object\n" + stop_dataset_id),
+        ("a key twice in a case", dup_key, DATASET,
+         'import: cases[0] of run 20250611_091502 has the key "score" twice: JSON readers'
+         " differ on which counts (Python's the last, SQLite's the first)\n"
+         + stop("a key appears twice in one object; nothing imported")),
         ("an id holding \\u0000", nul_id, DATASET,
          "import: 1 id holds \\u0000, which SQLite's JSON functions end a string at:"
          " cases[4] of run 20250611_091502\n" + stop("an id holds \\u0000; nothing imported")),
@@ -1415,7 +1445,7 @@ def test_import_errors(t, sqlite, tmp):
     con.executemany(
         "INSERT INTO cases (run_id, ord, id, constraints, score, passed, reason,"
         " runner_score, runner_passed, runner_reason) VALUES ('r1', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [(0, "a", '{"max_words": 1}', 1.0, 1, "all 1 constraints satisfied",
+        [(0, "a", '{"max_words": 1}', 1.0, None, "all 1 constraints satisfied",   # no passed
           0.0, 0, "0/1 satisfied; failed: max_words<=1 (got 2)"),
          (1, "b", None, None, None, "no constraints specified — cannot score",
           1.0, 1, "all 2 constraints satisfied")])
@@ -1432,13 +1462,20 @@ def test_import_errors(t, sqlite, tmp):
     p = cli(sqlite, old, SCHEMA, check=False)
     t.same("errors", (0, b""), (p.returncode, p.stderr), "schema.sql after upgrade.sql")
     con = sqlite3.connect(old)
-    t.same("errors", [("a", 1, 1.0, "regrade"), ("b", 0, 1.0, "runner")], con.execute(
-        "SELECT id, rescorable, score, scored_by FROM cases ORDER BY ord").fetchall(),
-        "upgrade.sql: rescorable, scored_by, the runner's score back")
+    t.same("errors", [("a", 1, 1.0, 1, "regrade"), ("b", 0, 1.0, 1, "runner")], con.execute(
+        "SELECT id, rescorable, score, passed, scored_by FROM cases ORDER BY ord").fetchall(),
+        "upgrade.sql: rescorable, scored_by, the runner's score back, passed from it")
     t.same("errors", [("case_changes",), ("kind_summary",), ("run_summary",)], con.execute(
         "SELECT name FROM sqlite_schema WHERE type = 'view' ORDER BY name").fetchall(),
         "schema.sql after upgrade.sql: the views")
     con.close()
+    upgraded = dump(old)
+    p = cli(sqlite, old, UPGRADE, check=False)
+    t.same("errors", (1, "upgrade: this database is up to date already (runs has a dataset"
+                      " column): run sql/schema.sql\nRuntime error near line N: CHECK"
+                      " constraint failed: upgrade: nothing to do; nothing changed (19)\n"),
+           (p.returncode, error_text(p.stderr)), "upgrade.sql run twice: says so")
+    t.same("errors", upgraded, dump(old), "upgrade.sql run twice: nothing changed")
 
 
 # The schema before runs.dataset, for the upgrade test.
