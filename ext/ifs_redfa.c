@@ -20,6 +20,14 @@
 ** While no match is under way (an idle state), the search skips to the
 ** next byte that can start one (see prepare_idle).
 **
+** The states stay built from one search to the next, but whether a search
+** is answered here or given up (too many states, too much work) must not
+** depend on what earlier searches built: an index on if_score holds its
+** answers.  So a search is charged, for each distinct state it enters, the
+** work that building that state's row took (kept with the state), as a DFA
+** built for that search alone would spend; and a search that fills the
+** state table starts again once on an empty one.
+**
 ** Entry points: ifs_redfa_new(), ifs_redfa_search().
 */
 #include "ifs_redfa.h"
@@ -39,11 +47,10 @@
 #define MAX_KERNEL ((size_t)1 << 18)    /* NFA positions in all kernels */
 #define SMALL_STATES 16u                /* what a reset shrinks the arrays to */
 #define WORK_PER_SEARCH 4000000u        /* closure steps one search may spend */
-#define MAX_GAVEUPS 8                   /* then the DFA stays out of the way */
 #define ACCEL_MIN_LOOPS 48              /* ASCII bytes a state must loop on */
 #define CP_END 0x110000u
 
-enum { T_ACCEPT = -1, T_DEAD = -2, T_NOMEM = -3, T_FULL = -4, T_SLOW = -5 };
+enum { T_ACCEPT = -1, T_DEAD = -2, T_NOMEM = -3, T_FULL = -4, T_SLOW = -5, T_NOT_UTF8 = -6 };
 enum { P_START = 1, P_NL = 2, P_WORD = 4 };        /* the previous character */
 enum { CF_NL = 1, CF_WORD = 2, CF_NONASCII = 4 };  /* class flags */
 
@@ -53,6 +60,8 @@ typedef struct rd_exits { uint8_t nib[16]; uint8_t hi; } rd_exits;
 
 typedef struct rd_state {
   uint32_t koff, klen;   /* kernel: kpool[koff .. koff + klen) */
+  uint32_t row_work;     /* closure steps its row took to build */
+  uint32_t seen;         /* the search that last entered it (ifs_redfa.search) */
   uint8_t prev;          /* P_* bits the program reads */
   uint8_t full;          /* row built */
   uint8_t accel;         /* scan for exit bytes */
@@ -85,8 +94,10 @@ struct ifs_redfa {
   /* work space of a transition */
   uint32_t *mark, *nmark, *stack, *next, *clos;
   uint32_t gen, ngen, nclos;
-  uint64_t work, work0;          /* closure steps so far, at this search's start */
-  int gaveups, simd;
+  uint64_t work, work0;          /* closure steps so far; work - charge, in a search */
+  uint64_t charge;               /* this search's work, as if every state were new */
+  uint32_t search;               /* the current search, for rd_state.seen */
+  int simd;
   /* idle skipping: the idle states by prev, and the bytes that leave them */
   int32_t idle_of[P_START | P_NL | P_WORD | 1];
   int idle_ready, idle_cost;
@@ -444,6 +455,14 @@ static int32_t fill_row(ifs_redfa *d, uint32_t s) {
   return 0;
 }
 
+/* fill_row(), keeping the work the row took with the state. */
+static int32_t build_row(ifs_redfa *d, uint32_t s) {
+  uint64_t before = d->work;
+  int32_t t = fill_row(d, s);
+  if (t == 0) d->st[s].row_work = (uint32_t)(d->work - before);
+  return t;
+}
+
 static int is_idle(const ifs_redfa *d, int32_t t) { return t >= 0 && d->st[t].idle; }
 
 
@@ -464,9 +483,9 @@ static int32_t prepare_idle(ifs_redfa *d) {
     int32_t t = state_for(d, &start, 1, p);
     if (t < 0) return t;
     d->idle_of[p] = t;
-    if (!d->st[t].full && (t = fill_row(d, (uint32_t)t)) != 0) return t;
+    if (!d->st[t].full && (t = build_row(d, (uint32_t)t)) != 0) return t;
   }
-  if (!d->st[0].full && (t0 = fill_row(d, 0)) != 0) return t0;
+  if (!d->st[0].full && (t0 = build_row(d, 0)) != 0) return t0;
   int loops = 0;
   for (int k = 0; k < 4; k++) {   /* the three, and the first state (P_START) */
     const int32_t *row = d->trans + (size_t)(k < 3 ? d->idle_of[prevs[k] & d->need] : 0) * d->width;
@@ -567,14 +586,31 @@ static size_t scan(const ifs_redfa *d, const rd_exits *x, const unsigned char *s
   return scan_bytes(x, s, i, lim);
 }
 
-/* A transition could not be built.  Too many states: forget them.  Too
-** much work in one search: keep them (they are right), leave the search.
-** After a few of either, the DFA leaves every search to the caller. */
-static ifs_status give_up(ifs_redfa *d, int32_t why) {
-  if (why == T_NOMEM) return IFS_NOMEM;
-  if (why == T_FULL) reset_states(d);
-  d->gaveups++;
-  return IFS_LIMIT;
+/* Enters state s in this search: builds its row if it has none, and charges
+** the search its row's work the first time (T_SLOW past the bound). */
+static int32_t enter(ifs_redfa *d, uint32_t s) {
+  rd_state *x = &d->st[s];
+  if (x->seen == d->search) return 0;
+  x->seen = d->search;
+  if (!x->full) {
+    d->work0 = d->work - d->charge;   /* fill_row's bound: this search's work */
+    int32_t t = build_row(d, s);
+    if (t) return t;
+  }
+  d->charge += d->st[s].row_work;
+  return d->charge > WORK_PER_SEARCH ? T_SLOW : 0;
+}
+
+/* The idle states, entered (and their exits found) the first time a search
+** is idle with text left, as a DFA built for it would build them then. */
+static int32_t enter_idle(ifs_redfa *d) {
+  static const uint8_t prevs[3] = { 0, P_NL, P_WORD };
+  int32_t t;
+  d->work0 = d->work - d->charge;
+  if (!d->idle_ready && (t = prepare_idle(d)) != 0) return t;
+  for (int k = 0; k < 3; k++)
+    if ((t = enter(d, (uint32_t)d->idle_of[prevs[k] & d->need])) != 0) return t;
+  return enter(d, 0);
 }
 
 /* The class of the character at s[*i] (not the final \n), moving past it;
@@ -610,23 +646,30 @@ static uint32_t idle_after(const ifs_redfa *d, const unsigned char *s, size_t n,
   return (uint32_t)d->idle_of[(((f & CF_NL) ? P_NL : 0) | ((f & CF_WORD) ? P_WORD : 0)) & d->need];
 }
 
-ifs_status ifs_redfa_search(ifs_redfa *d, const char *str, size_t n, int *matched) {
-  if (d->gaveups >= MAX_GAVEUPS) return IFS_LIMIT;
-  const unsigned char *s = (const unsigned char *)str;
+/* One search from the states built so far: 0 with *matched, or why not. */
+static int32_t search_once(ifs_redfa *d, const unsigned char *s, size_t n, int *matched) {
   const uint32_t w = d->width;
   /* A \n that ends the text is its own class: scans stop before it. */
   const size_t lim = n && s[n - 1] == '\n' ? n - 1 : n;
   uint32_t cur = 0;
   size_t i = 0;
   int32_t t;
-  d->work0 = d->work;
+  int idle_entered = 0;
+  if (++d->search == 0) {   /* the stamps wrapped: clear them */
+    for (uint32_t k = 0; k < d->nst; k++) d->st[k].seen = 0;
+    d->search = 1;
+  }
+  d->charge = 0;
+  const uint32_t stamp = d->search;
   for (;;) {
-    if (!d->st[cur].full && (t = fill_row(d, cur)) != 0) return give_up(d, t);
-    if (i < lim && d->st[cur].idle && !d->idle_ready && (t = prepare_idle(d)) != 0)
-      return give_up(d, t);
+    if (d->st[cur].seen != stamp && (t = enter(d, cur)) != 0) return t;
+    if (i < lim && d->st[cur].idle && !idle_entered) {
+      if ((t = enter_idle(d)) != 0) return t;
+      idle_entered = 1;
+    }
     if (i < lim && d->st[cur].idle && d->idle_cost < d->st[cur].cost) {
       size_t j = scan(d, &d->idle_exits, s, i, lim);
-      if (j > i) cur = idle_after(d, s, n, i, j);
+      if (j > i && (t = enter(d, cur = idle_after(d, s, n, i, j))) != 0) return t;
       i = j;
     } else if (i < lim && d->st[cur].accel) {
       i = scan(d, &d->st[cur].exits, s, i, lim);
@@ -634,13 +677,25 @@ ifs_status ifs_redfa_search(ifs_redfa *d, const char *str, size_t n, int *matche
     if (i >= n) break;
     uint32_t c;
     if (s[i] == '\n' && i + 1 == n) { c = d->ncls; i++; }
-    else if ((c = next_class(d, s, n, &i)) == UINT32_MAX) return IFS_LIMIT;   /* not UTF-8 */
+    else if ((c = next_class(d, s, n, &i)) == UINT32_MAX) return T_NOT_UTF8;
     t = d->trans[(size_t)cur * w + c];
-    if (t < 0) { *matched = t == T_ACCEPT; return IFS_OK; }   /* or T_DEAD */
+    if (t < 0) { *matched = t == T_ACCEPT; return 0; }   /* or T_DEAD */
     cur = (uint32_t)t;
   }
   *matched = d->trans[(size_t)cur * w + w - 1] == T_ACCEPT;
-  return IFS_OK;
+  return 0;
+}
+
+ifs_status ifs_redfa_search(ifs_redfa *d, const char *str, size_t n, int *matched) {
+  const unsigned char *s = (const unsigned char *)str;
+  int32_t why = search_once(d, s, n, matched);
+  if (why == T_FULL) {   /* the table was full: again on an empty one, once */
+    reset_states(d);
+    why = search_once(d, s, n, matched);
+    if (why == T_FULL) reset_states(d);   /* this text alone needs more states */
+  }
+  if (why == T_NOMEM) return IFS_NOMEM;
+  return why == 0 ? IFS_OK : IFS_LIMIT;   /* too many states, too much work, not UTF-8 */
 }
 
 /* ------------------------------------------------------------------ */

@@ -62,8 +62,10 @@ ifs_redfa *ifs_redfa_new(const ifs_rd_inst *ins, size_t nins, const ifs_rd_set *
 void ifs_redfa_free(ifs_redfa *d);
 
 /* Whether the program matches somewhere in s (strict UTF-8): IFS_OK with
-** *matched 1 or 0; IFS_LIMIT when the state cache bound was reached (ask
-** another engine); IFS_NOMEM. */
+** *matched 1 or 0; IFS_LIMIT when the search needs more states or work than
+** a DFA built for it alone may have (ask another engine); IFS_NOMEM.  Which
+** of these, and the answer, depend on the program and s alone, not on the
+** searches before. */
 ifs_status ifs_redfa_search(ifs_redfa *d, const char *s, size_t n, int *matched);
 
 #ifdef IFS_TESTING

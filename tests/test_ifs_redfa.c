@@ -256,7 +256,8 @@ START_TEST(idle_skip_agrees) {
 END_TEST
 
 /* (a|b)*a(a|b){18}c: 2^19 states on a text of a and b.  The DFA gives up
-** (a few times), then stays out of the way; it never answers wrong. */
+** on that text every time, never answers wrong, and after it answers what
+** a new DFA would: a short text, and a text that needs few states. */
 START_TEST(state_bound) {
   prog p = {0};
   uint32_t ab = ch(&p, 'a', 'b');
@@ -278,8 +279,11 @@ START_TEST(state_bound) {
     gaveups++;
   }
   ck_assert_int_eq(gaveups, 8);
-  /* a short text it could answer: still GAVEUP (switched off) */
-  ck_assert_int_eq(search(d, "c"), GAVEUP);
+  ck_assert_int_eq(search(d, "c"), 0);
+  char few[32] = "xx";
+  memset(few + 2, 'a', 19);
+  strcpy(few + 21, "c");
+  ck_assert_int_eq(search(d, few), 1);
   free(s);
   ifs_redfa_free(d);
   /* the same program answers a text that needs few states */
@@ -292,6 +296,81 @@ START_TEST(state_bound) {
   ck_assert_int_eq(search(d, t + 1), 1);
   ck_assert_int_eq(search(d, t + 3), 0);   /* a{18} c */
   ifs_redfa_free(d);
+}
+END_TEST
+
+/* Whether a search is answered or given up, and its answer, depend on the
+** program and the text alone, not on what earlier searches built: each text
+** gets the same result from a new DFA and from one that has searched the
+** others before it (in three orders: as made, reversed, and those a new DFA
+** gives up on first, many times over), whose states fill the table and
+** whose rows were built by other searches.  a(a|b){17}c|(b|c)*bb((a|b)*c){3}:
+** more states than the table holds on long texts of a and b, few on
+** others. */
+START_TEST(answers_independent_of_history) {
+  prog p = {0};
+  uint32_t ab = ch(&p, 'a', 'b'), bc = ch(&p, 'b', 'c');
+  op(&p, IFS_RD_SPLIT, 0, 1, 21);
+  lit(&p, 'a');                                              /* 1 */
+  for (int i = 0; i < 17; i++) op(&p, IFS_RD_CHAR, 0, ab, 0);  /* 2..18 */
+  lit(&p, 'c');                                              /* 19 */
+  op(&p, IFS_RD_JMP, 0, 38, 0);                              /* 20: to MATCH */
+  op(&p, IFS_RD_SPLIT, 0, 22, 24);                           /* 21: (b|c)* */
+  op(&p, IFS_RD_CHAR, 0, bc, 0);                             /* 22 */
+  op(&p, IFS_RD_JMP, 0, 21, 0);                              /* 23 */
+  lit(&p, 'b');                                              /* 24 */
+  lit(&p, 'b');                                              /* 25 */
+  for (int k = 0; k < 3; k++) {                              /* ((a|b)*c){3}: 26..37 */
+    int at = p.n;
+    op(&p, IFS_RD_SPLIT, 0, (uint32_t)at + 1, (uint32_t)at + 3);
+    op(&p, IFS_RD_CHAR, 0, ab, 0);
+    op(&p, IFS_RD_JMP, 0, (uint32_t)at, 0);
+    lit(&p, 'c');
+  }
+  ifs_redfa_free(make(&p, 0));   /* (appends MATCH, at 38) */
+  ck_assert_uint_eq(p.n, 39);
+  enum { TEXTS = 24 };
+  static char text[TEXTS][1 << 16];
+  size_t len[TEXTS];
+  unsigned seed = 7;
+  for (int t = 0; t < TEXTS; t++) {
+    len[t] = (size_t)1 << (6 + t % 11);   /* 64 bytes to 64 KB */
+    for (size_t i = 0; i < len[t]; i++) text[t][i] = "abc"[soup_next(&seed) % (t % 3 + 1)];
+  }
+  ifs_status err;
+  int fresh[TEXTS];
+  for (int t = 0; t < TEXTS; t++) {
+    ifs_redfa *d = ifs_redfa_new(p.ins, p.n, p.sets, p.nsets, NULL, 0, &err);
+    ck_assert_ptr_nonnull(d);
+    fresh[t] = search_n(d, text[t], len[t]);
+    ifs_redfa_free(d);
+  }
+  int answered = 0, gave_up = 0;
+  for (int t = 0; t < TEXTS; t++) {
+    answered += fresh[t] == 0 || fresh[t] == 1;
+    gave_up += fresh[t] == GAVEUP;
+  }
+  ck_assert_int_gt(answered, 0);
+  ck_assert_int_gt(gave_up, 0);   /* the test covers both */
+  int seq[3 * TEXTS], ns = 0;
+  for (int order = 0; order < 3; order++) {
+    ns = 0;
+    if (order < 2) {
+      for (int k = 0; k < TEXTS; k++) seq[ns++] = order ? TEXTS - 1 - k : k;
+    } else {
+      for (int r = 0; r < 3; r++)
+        for (int t = 0; t < TEXTS; t++)
+          if (fresh[t] == GAVEUP) seq[ns++] = t;
+      for (int t = 0; t < TEXTS; t++)
+        if (fresh[t] != GAVEUP) seq[ns++] = t;
+    }
+    ifs_redfa *d = ifs_redfa_new(p.ins, p.n, p.sets, p.nsets, NULL, 0, &err);
+    ck_assert_ptr_nonnull(d);
+    for (int k = 0; k < ns; k++)
+      ck_assert_msg(search_n(d, text[seq[k]], len[seq[k]]) == fresh[seq[k]],
+                    "text %d (order %d, search %d)", seq[k], order, k);
+    ifs_redfa_free(d);
+  }
 }
 END_TEST
 
@@ -393,6 +472,7 @@ static Suite *redfa_suite(void) {
   tcase_add_test(tc, simd_scan_agrees);
   tcase_add_test(tc, idle_skip_agrees);
   tcase_add_test(tc, state_bound);
+  tcase_add_test(tc, answers_independent_of_history);
   tcase_add_test(tc, bad_programs);
   tcase_add_test(tc, alloc_failure);
   suite_add_tcase(s, tc);
