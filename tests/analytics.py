@@ -1055,17 +1055,22 @@ def test_scripts(t, ext, sqlite, tmp):
            con.execute("SELECT score, reason FROM cases WHERE ord = 5").fetchone(),
            "agent_response null: scored as an empty answer")
     con.close()
+    def import_variant(name, change):
+        """RESULTS[0] changed by change(run), written to NAME.json and imported
+        into a new NAME.db: the run, the two paths and the CLI's process."""
+        run = json.load(open(RESULTS[0], encoding="utf-8"))
+        change(run)
+        path, db_path = (os.path.join(tmp, name + ext) for ext in (".json", ".db"))
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(run, f)
+        fresh_db(sqlite, db_path)
+        return run, path, db_path, import_run(sqlite, db_path, path)
+
     # a response holding \u0000, which SQLite's JSON functions end at, is not
     # graded by its start: the runner's score stays, and the import says so
-    nul = json.load(open(RESULTS[0], encoding="utf-8"))
-    nul["run_id"] = "nul"
-    nul["cases"][7]["agent_response"] = "Short\u0000 and then the rest of the answer"
-    nul_path = os.path.join(tmp, "nul.json")
-    with open(nul_path, "w", encoding="utf-8") as f:
-        json.dump(nul, f)
-    nul_db = os.path.join(tmp, "nul.db")
-    fresh_db(sqlite, nul_db)
-    p = import_run(sqlite, nul_db, nul_path)
+    nul, nul_path, nul_db, p = import_variant("nul", lambda r: (
+        r.update(run_id="nul"),
+        r["cases"][7].update(agent_response="Short\u0000 and then the rest of the answer")))
     t.same("scripts", f"import: 1 of 12 cases of {nul_path} have \\u0000 in agent_response,"
            " where SQLite's JSON functions end it: they keep the runner's scores and"
            " sql/regrade.sql leaves them alone (if-009)\n", p.stderr.decode(),
@@ -1075,16 +1080,9 @@ def test_scripts(t, ext, sqlite, tmp):
         "SELECT rescorable, scored_by, score FROM cases WHERE ord = 7").fetchone(),
         "a response holding \\u0000: not rescorable, the runner's score kept")
     # a completed_at SQLite cannot read, and scores outside 0..1: said
-    odd = json.load(open(RESULTS[0], encoding="utf-8"))
-    odd.update(run_id="odd", completed_at="2025-06-10T09:00:00-0500")
-    odd["cases"][3]["score"] = 7.5
-    odd["cases"][6]["score"] = -1
-    odd_path = os.path.join(tmp, "odd.json")
-    with open(odd_path, "w", encoding="utf-8") as f:
-        json.dump(odd, f)
-    odd_db = os.path.join(tmp, "odd.db")
-    fresh_db(sqlite, odd_db)
-    p = import_run(sqlite, odd_db, odd_path)
+    _, odd_path, _, p = import_variant("odd", lambda r: (
+        r.update(run_id="odd", completed_at="2025-06-10T09:00:00-0500"),
+        r["cases"][3].update(score=7.5), r["cases"][6].update(score=-1)))
     t.same("scripts", "import: run odd's completed_at 2025-06-10T09:00:00-0500 is not a time"
            " SQLite reads (ISO 8601, such as 2025-06-11T09:21:47+00:00): run-to-run changes and"
            " the report do not place it by when it ran\n"
