@@ -181,27 +181,29 @@ DROP TABLE IF EXISTS temp.import_dataset;
 CREATE TEMP TABLE import_dataset (
   ord   INTEGER PRIMARY KEY,  -- the array's index, or the line's (from 0)
   id    TEXT,
-  value TEXT
+  value TEXT,
+  place TEXT                  -- for messages: 'at [3]', 'on line 4'; NULL: the one object
 );
 -- A JSON array, a single object, or JSONL: each line L becomes [L], the lines
 -- an array of those ([[L1],[L2],[]] for a blank third line). Every value is
 -- JSON text (json_each gives an element that is a string as its text).
-INSERT INTO import_dataset (ord, id, value)
+INSERT INTO import_dataset (ord, id, value, place)
   WITH src AS (SELECT body FROM import_file WHERE kind = 'dataset'),
-  item (ord, value) AS (
-    SELECT e.key, CASE WHEN e.type = 'text' THEN json_quote(e.value) ELSE e.value END
+  item (ord, value, place) AS (
+    SELECT e.key, CASE WHEN e.type = 'text' THEN json_quote(e.value) ELSE e.value END,
+           'at [' || e.key || ']'
     FROM src, json_each(src.body) AS e
     WHERE json_valid(src.body) AND json_type(src.body) = 'array'
     UNION ALL
-    SELECT 0, src.body FROM src
+    SELECT 0, src.body, NULL FROM src
     WHERE json_valid(src.body) AND json_type(src.body) = 'object'
     UNION ALL
-    SELECT e.key, e.value -> '$[0]'
+    SELECT e.key, e.value -> '$[0]', 'on line ' || (e.key + 1)
     FROM src, json_each('[[' || replace(src.body, char(10), '],[') || ']]') AS e
     WHERE NOT (json_valid(src.body) AND json_type(src.body) IN ('array', 'object'))
       AND json_array_length(e.value) > 0
   )
-  SELECT ord, CAST(value ->> '$.id' AS TEXT), value FROM item;
+  SELECT ord, CAST(value ->> '$.id' AS TEXT), value, place FROM item;
 
 -- The case the runner would use for each id: the last one.
 DROP TABLE IF EXISTS temp.import_dataset_by_id;
@@ -310,16 +312,10 @@ FROM (SELECT * FROM import_run   -- (one without run_id is named above)
 HAVING count(*) > 0;
 
 .once stderr
-SELECT 'import: the :dataset case '
-       || CASE f.form WHEN 'array' THEN 'at [' || d.ord || '] of '
-                      WHEN 'object' THEN 'in '
-                      ELSE 'on line ' || (d.ord + 1) || ' of ' END
-       || f.path || CASE WHEN json_type(d.value) IS NOT 'object' THEN ' is not an object'
-                         ELSE ' has no id' END
-FROM import_dataset AS d,
-     (SELECT path, CASE WHEN json_valid(body) THEN json_type(body) END AS form
-      FROM import_file WHERE kind = 'dataset') AS f
-WHERE d.id IS NULL ORDER BY d.ord LIMIT 1;
+SELECT 'import: the :dataset case ' || coalesce(d.place || ' of ', 'in ') || :dataset
+       || CASE WHEN json_type(d.value) IS NOT 'object' THEN ' is not an object'
+               ELSE ' has no id' END
+FROM import_dataset AS d WHERE d.id IS NULL ORDER BY d.ord LIMIT 1;
 
 -- A case is an object (json_each gives one that is a string as its text, which
 -- the JSON functions would then fail on).
@@ -380,6 +376,10 @@ CREATE TEMP TABLE import_case (
   value  TEXT,
   score_key TEXT,         -- '$.score', or '$.quality_score' when there is no score
   reason_key TEXT,
+  constraints TEXT,       -- JSON: the dataset case's, else the case's own; NULL: none
+  has_source INTEGER,     -- the dataset has the case or the case its own constraints key
+  answer TEXT,            -- why the answer cannot be rescored: 'absent' (no
+                          -- agent_response key), 'nul' (it holds \u0000); NULL: it can
   PRIMARY KEY (run_id, ord)
 );
 INSERT INTO import_case
@@ -389,8 +389,15 @@ INSERT INTO import_case
               THEN '$.quality_score' ELSE '$.score' END,
          CASE WHEN json_type(e.value, '$.reason') IS NULL
                    AND json_type(e.value, '$.judge_reason') IS NOT NULL
-              THEN '$.judge_reason' ELSE '$.reason' END
-  FROM import_run AS r, json_each(r.value, '$.cases') AS e;
+              THEN '$.judge_reason' ELSE '$.reason' END,
+         nullif(coalesce(d.value -> '$.constraints', e.value -> '$.constraints',
+                         e.value -> '$.metadata.constraints'), 'null'),
+         d.id IS NOT NULL OR json_type(e.value, '$.constraints') IS NOT NULL
+           OR json_type(e.value, '$.metadata.constraints') IS NOT NULL,
+         CASE WHEN json_type(e.value, '$.agent_response') IS NULL THEN 'absent'
+              WHEN instr(e.value -> '$.agent_response', '\u0000') > 0 THEN 'nul' END
+  FROM import_run AS r, json_each(r.value, '$.cases') AS e
+  LEFT JOIN import_dataset_by_id AS d ON d.id = CAST(e.value ->> '$.id' AS TEXT);
 
 -- ---- checks on the cases: nothing is written before they pass --------------
 
@@ -450,16 +457,11 @@ FROM import_twice_key LIMIT 1;
 -- one would be read as its start, and could take another case's constraints.
 DROP TABLE IF EXISTS temp.import_nul_id;
 CREATE TEMP TABLE import_nul_id AS
-  SELECT 'cases[' || c.ord || '] of run ' || c.run_id AS place
-  FROM import_case AS c JOIN import_run AS r USING (run_id)
-  WHERE instr(c.value -> '$.id', '\u0000') > 0
+  SELECT 'cases[' || ord || '] of run ' || run_id AS place FROM import_case
+  WHERE instr(value -> '$.id', '\u0000') > 0
   UNION ALL
-  SELECT 'the :dataset case ' || CASE WHEN f.form = 'array' THEN 'at [' || d.ord || ']'
-                                      ELSE 'on line ' || (d.ord + 1) END
-  FROM import_dataset AS d,
-       (SELECT CASE WHEN json_valid(body) THEN json_type(body) END AS form
-        FROM import_file WHERE kind = 'dataset') AS f
-  WHERE instr(d.value -> '$.id', '\u0000') > 0;
+  SELECT 'the :dataset case ' || coalesce(place, 'in ' || :dataset) FROM import_dataset
+  WHERE instr(value -> '$.id', '\u0000') > 0;
 .once stderr
 SELECT 'import: ' || count(*) || CASE count(*) WHEN 1 THEN ' id holds' ELSE ' ids hold' END
        || ' \u0000, which SQLite''s JSON functions end a string at: '
@@ -492,10 +494,8 @@ INSERT INTO import_check
 SELECT 'import: no :dataset, and ' || count(*) || ' of '
        || (SELECT count(*) FROM import_case) || ' cases carry no constraints:'
        || ' they keep the runner''s scores and sql/regrade.sql leaves them alone'
-FROM import_case AS c
-WHERE NOT EXISTS (SELECT 1 FROM import_file WHERE kind = 'dataset')
-  AND json_type(c.value, '$.constraints') IS NULL
-  AND json_type(c.value, '$.metadata.constraints') IS NULL
+FROM import_case
+WHERE NOT EXISTS (SELECT 1 FROM import_file WHERE kind = 'dataset') AND NOT has_source
 HAVING count(*) > 0;
 
 -- Nor is a case without an agent_response key rescored (a results file whose
@@ -504,29 +504,15 @@ HAVING count(*) > 0;
 -- and the regrade would grade its start): say so.
 .once stderr
 SELECT 'import: ' || count(*) || ' of ' || (SELECT count(*) FROM import_case)
-       || ' cases of ' || :results || ' have no agent_response: they keep the'
-       || ' runner''s scores and sql/regrade.sql leaves them alone ('
+       || ' cases of ' || :results
+       || CASE c.answer WHEN 'absent' THEN ' have no agent_response'
+               ELSE ' have \u0000 in agent_response, where SQLite''s JSON functions end it' END
+       || ': they keep the runner''s scores and sql/regrade.sql leaves them alone ('
        || (SELECT group_concat(id, ', ') FROM
-            (SELECT c.id FROM import_case AS c JOIN import_run AS r USING (run_id)
-             WHERE json_type(c.value, '$.agent_response') IS NULL
-             ORDER BY r.pos, c.ord LIMIT 3))
+            (SELECT x.id FROM import_case AS x JOIN import_run AS r USING (run_id)
+             WHERE x.answer = c.answer ORDER BY r.pos, x.ord LIMIT 3))
        || CASE WHEN count(*) > 3 THEN ', ...)' ELSE ')' END
-FROM import_case AS c
-WHERE json_type(c.value, '$.agent_response') IS NULL
-HAVING count(*) > 0;
-.once stderr
-SELECT 'import: ' || count(*) || ' of ' || (SELECT count(*) FROM import_case)
-       || ' cases of ' || :results || ' have \u0000 in agent_response, where SQLite''s'
-       || ' JSON functions end it: they keep the runner''s scores and sql/regrade.sql'
-       || ' leaves them alone ('
-       || (SELECT group_concat(id, ', ') FROM
-            (SELECT c.id FROM import_case AS c JOIN import_run AS r USING (run_id)
-             WHERE instr(c.value -> '$.agent_response', '\u0000') > 0
-             ORDER BY r.pos, c.ord LIMIT 3))
-       || CASE WHEN count(*) > 3 THEN ', ...)' ELSE ')' END
-FROM import_case AS c
-WHERE instr(c.value -> '$.agent_response', '\u0000') > 0
-HAVING count(*) > 0;
+FROM import_case AS c WHERE c.answer IS NOT NULL GROUP BY c.answer ORDER BY c.answer;
 
 -- Run-to-run changes pair a model's runs on one dataset name: a run stored
 -- under a name none of the model's other runs has, while they have another
@@ -566,10 +552,7 @@ FROM (
                     ORDER BY julianday(r.completed_at) DESC, r.completed_at DESC, r.run_id DESC
                     LIMIT 1)
    AND pc.id = c.id
-  LEFT JOIN import_dataset_by_id AS d ON d.id = c.id
-  WHERE pc.constraints IS NOT nullif(coalesce(d.value -> '$.constraints',
-                                              c.value -> '$.constraints',
-                                              c.value -> '$.metadata.constraints'), 'null')
+  WHERE pc.constraints IS NOT c.constraints
   GROUP BY i.run_id, pc.run_id ORDER BY min(i.pos))
 HAVING count(*) > 0;
 
@@ -580,9 +563,7 @@ HAVING count(*) > 0;
 SELECT 'import: ' || count(*) || ' of ' || (SELECT count(*) FROM import_case) || ' cases of '
        || :results || ' have constraints that are a JSON string, not an object: the regrade'
        || ' will call them inconclusive (constraints must be a JSON object)'
-FROM import_case AS c LEFT JOIN import_dataset_by_id AS d ON d.id = c.id
-WHERE json_type(coalesce(d.value -> '$.constraints', c.value -> '$.constraints',
-                         c.value -> '$.metadata.constraints')) = 'text'
+FROM import_case WHERE json_type(constraints) = 'text'
 HAVING count(*) > 0;
 
 -- A run whose completed_at SQLite cannot read as a time sorts before every run
@@ -670,8 +651,7 @@ INSERT INTO cases (run_id, ord, id, benchmark, input, expected_behavior, agent_r
            coalesce(c.value ->> '$.expected_behavior', d.value ->> '$.expected_behavior')
              AS expected_behavior,
            c.value ->> '$.agent_response' AS agent_response,
-           nullif(coalesce(d.value -> '$.constraints', c.value -> '$.constraints',
-                           c.value -> '$.metadata.constraints'), 'null') AS constraints,
+           c.constraints,
            CASE WHEN json_type(c.value, c.score_key) IN ('integer', 'real', 'true', 'false')
                 THEN c.value ->> c.score_key END AS score,
            CASE json_type(c.value, '$.passed') WHEN 'true' THEN 1 WHEN 'false' THEN 0 END
@@ -679,11 +659,7 @@ INSERT INTO cases (run_id, ord, id, benchmark, input, expected_behavior, agent_r
            c.value ->> c.reason_key AS reason,
            coalesce(c.value ->> '$.source', d.value ->> '$.source') AS source,
            coalesce(c.value ->> '$.notes', d.value ->> '$.notes') AS notes,
-           (d.id IS NOT NULL
-             OR json_type(c.value, '$.constraints') IS NOT NULL
-             OR json_type(c.value, '$.metadata.constraints') IS NOT NULL)
-             AND json_type(c.value, '$.agent_response') IS NOT NULL
-             AND NOT instr(c.value -> '$.agent_response', '\u0000') AS rescorable
+           c.has_source AND c.answer IS NULL AS rescorable
     FROM import_case AS c
     JOIN import_run AS r ON r.run_id = c.run_id
     LEFT JOIN import_dataset_by_id AS d ON d.id = c.id
