@@ -104,7 +104,9 @@ SELECT p.*,
        replace(replace(replace(replace(replace(printf('%s', coalesce(p.agent_endpoint, '')), '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;') AS endpoint_h,
        replace(replace(replace(replace(replace(printf('%s', coalesce(p.pipeline, '')), '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;') AS pipeline_h,
        replace(replace(replace(replace(replace(printf('%s', coalesce(p.results_file, '')), '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;') AS file_h,
-       replace(replace(replace(replace(replace(printf('%s', coalesce(p.prev_run, '')), '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;') AS prev_h
+       replace(replace(replace(replace(replace(printf('%s', coalesce(p.prev_run, '')), '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;') AS prev_h,
+       -- the runner's total_cases: a number, unless it wrote text
+       replace(replace(replace(replace(replace(printf('%s', coalesce(p.total_cases, '—')), '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;') AS total_h
 FROM placed AS p;
 -- The series' label after its colour swatch; a legend entry naming the run.
 -- (Texts from the data in <bdi>, so that their direction controls stay theirs.)
@@ -736,9 +738,7 @@ FROM (
     || '</td><td class="wrap mono">' || CASE WHEN r.endpoint_h <> '' THEN r.endpoint_b ELSE '—' END
     || '</td><td class="wrap">' || CASE WHEN r.pipeline_h <> '' THEN r.pipeline_b ELSE '—' END
     || '</td><td class="wrap mono">' || CASE WHEN r.file_h <> '' THEN r.file_b ELSE '—' END
-    || '</td><td class="num">'   -- the runner's total_cases, a number unless it wrote text
-    || coalesce(replace(replace(replace(replace(replace(printf('%s', r.total_cases), '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;'), '—')
-    || '</td></tr>' AS row
+    || '</td><td class="num">' || r.total_h || '</td></tr>' AS row
   -- Paths and URLs may break after a '/' or '_' and before a '.' (not between
   -- the two slashes of a URL), rather than wherever the column ends.
   FROM (SELECT *,
