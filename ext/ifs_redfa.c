@@ -53,6 +53,8 @@
 enum { T_ACCEPT = -1, T_DEAD = -2, T_NOMEM = -3, T_FULL = -4, T_SLOW = -5, T_NOT_UTF8 = -6 };
 enum { P_START = 1, P_NL = 2, P_WORD = 4 };        /* the previous character */
 enum { CF_NL = 1, CF_WORD = 2, CF_NONASCII = 4 };  /* class flags */
+/* What an idle state may know of the previous character (P_START aside). */
+static const uint8_t IDLE_PREVS[3] = { 0, P_NL, P_WORD };
 
 /* The bytes that leave a state (or the idle states): b < 0x80 when bit
 ** (b >> 4) of nib[b & 15] is set; every byte >= 0x80 when hi is set. */
@@ -474,12 +476,11 @@ static int is_idle(const ifs_redfa *d, int32_t t) { return t >= 0 && d->st[t].id
 ** character before it gives (`\b[A-Z]{2,}\b` skips to capitals instead of
 ** stepping through every word boundary). */
 static int32_t prepare_idle(ifs_redfa *d) {
-  static const uint8_t prevs[3] = { 0, P_NL, P_WORD };
   uint32_t start = 0;
   int32_t t0;
   memset(&d->idle_exits, 0, sizeof d->idle_exits);
   for (int k = 0; k < 3; k++) {
-    uint8_t p = prevs[k] & d->need;
+    uint8_t p = IDLE_PREVS[k] & d->need;
     int32_t t = state_for(d, &start, 1, p);
     if (t < 0) return t;
     d->idle_of[p] = t;
@@ -488,7 +489,7 @@ static int32_t prepare_idle(ifs_redfa *d) {
   if (!d->st[0].full && (t0 = build_row(d, 0)) != 0) return t0;
   int loops = 0;
   for (int k = 0; k < 4; k++) {   /* the three, and the first state (P_START) */
-    const int32_t *row = d->trans + (size_t)(k < 3 ? d->idle_of[prevs[k] & d->need] : 0) * d->width;
+    const int32_t *row = d->trans + (size_t)(k < 3 ? d->idle_of[IDLE_PREVS[k] & d->need] : 0) * d->width;
     for (uint32_t b = 0; b < 0x80; b++)
       if (!is_idle(d, row[d->ascii_cls[b]])) d->idle_exits.nib[b & 15] |= (uint8_t)(1u << (b >> 4));
     for (uint32_t c = 0; c < d->ncls; c++)
@@ -604,12 +605,11 @@ static int32_t enter(ifs_redfa *d, uint32_t s) {
 /* The idle states, entered (and their exits found) the first time a search
 ** is idle with text left, as a DFA built for it would build them then. */
 static int32_t enter_idle(ifs_redfa *d) {
-  static const uint8_t prevs[3] = { 0, P_NL, P_WORD };
   int32_t t;
   d->work0 = d->work - d->charge;
   if (!d->idle_ready && (t = prepare_idle(d)) != 0) return t;
   for (int k = 0; k < 3; k++)
-    if ((t = enter(d, (uint32_t)d->idle_of[prevs[k] & d->need])) != 0) return t;
+    if ((t = enter(d, (uint32_t)d->idle_of[IDLE_PREVS[k] & d->need])) != 0) return t;
   return enter(d, 0);
 }
 
