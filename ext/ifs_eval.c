@@ -142,7 +142,7 @@ typedef struct list_offer {
 ** sightings, SEEN_WAYS to a set of SEEN_SETS. */
 #define PLAN_MAX 4096                       /* plans; the table has twice as many slots */
 #define PLAN_BYTES ((size_t)32 << 20)       /* total size of the plans */
-#define PLAN_KEEP_BYTES ((size_t)256 << 10) /* a bigger plan is not kept */
+#define PLAN_KEEP_BYTES (PLAN_BYTES / 2)    /* a bigger plan is not kept */
 
 /* A table slot holds the hash too, so that probing touches no plan. */
 typedef struct plan_slot {
@@ -661,9 +661,13 @@ static const ifs_needle_set *owned_set(const plan *pl) {
 ** texts (the list of a whole table, of a few cases), each kept plan has one
 ** set of all its needles, found in one pass: 200 such plans of sixty phrases took 0.92 of
 ** the time of plans sharing the lists, 2,000 plans 1.09 (their sets no
-** longer stay in cache). */
+** longer stay in cache).  A list of SHARE_LIST_BYTES of JSON or more is
+** shared from the start: a set of its own for each plan would cost more to
+** build than the rows gain (a thousand phrases: about a millisecond a
+** plan), and its copies would fill the plan cache. */
 #define SHARE_FINDS 16
 #define SHARE_FROM_BYTES ((size_t)4 << 20)
+#define SHARE_LIST_BYTES ((size_t)16 << 10)
 
 static size_t share_from(const ifs_evaluator *ev) {
 #ifdef IFS_TESTING
@@ -682,9 +686,11 @@ static size_t shared_lists(const ifs_evaluator *ev, const char *cons, plan_list 
   size_t n = 0;
   *bytes = 0;
   *kinds = 0;
-  if (ev->wcons != cons || ev->bytes < share_from(ev)) return 0;
+  if (ev->wcons != cons) return 0;
+  int plans_big = ev->bytes >= share_from(ev);
   for (int l = 0; l < 2; l++)
-    if (ev->copied[l].k && ev->copied[l].finds >= SHARE_FINDS) {
+    if (ev->copied[l].k && ev->copied[l].finds >= SHARE_FINDS &&
+        (plans_big || ev->copied_json[l].len >= SHARE_LIST_BYTES)) {
       *kinds |= 1u << l;
       shared[n++] = ev->copied_json[l];
       *bytes += ev->copied_json[l].len;
@@ -1469,6 +1475,8 @@ const char *ifs_test_evaluator_ahead(const ifs_evaluator *ev, size_t *n) {
 }
 
 size_t ifs_test_evaluator_lists_copied(const ifs_evaluator *ev) { return ev->lists_copied; }
+
+size_t ifs_test_evaluator_plans_kept(const ifs_evaluator *ev) { return ev->count; }
 
 size_t ifs_test_evaluator_plans_sharing(const ifs_evaluator *ev) {
   size_t n = 0;

@@ -100,6 +100,9 @@ const char *ifs_test_evaluator_ahead(const ifs_evaluator *ev, size_t *n);
 ** rather than read from their JSON. */
 size_t ifs_test_evaluator_lists_copied(const ifs_evaluator *ev);
 
+/* Test hook: how many plans are kept. */
+size_t ifs_test_evaluator_plans_kept(const ifs_evaluator *ev);
+
 /* Test hook: how many kept plans share a list with the list cache. */
 size_t ifs_test_evaluator_plans_sharing(const ifs_evaluator *ev);
 

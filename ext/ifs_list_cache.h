@@ -42,7 +42,7 @@ typedef struct ifs_list {
 ** A list of fewer than IFS_LIST_CACHE_EAGER needles is kept the second
 ** time it is offered (a case's own words, new on every row, are not). */
 #define IFS_LIST_CACHE_ENTRIES 8
-#define IFS_LIST_CACHE_MAX ((size_t)64 << 10)
+#define IFS_LIST_CACHE_MAX ((size_t)1 << 20)
 #define IFS_LIST_CACHE_EAGER 32
 
 ifs_list_cache *ifs_list_cache_new(void);   /* NULL when out of memory */

@@ -793,6 +793,17 @@ void ifs_test_redfa_simd(ifs_redfa *d, int on) {
 }
 #endif
 
+size_t ifs_redfa_bytes(const ifs_redfa *d) {
+  if (!d) return 0;
+  size_t per_inst = sizeof *d->ins + sizeof *d->mark + sizeof *d->nmark + sizeof *d->stack +
+                    sizeof *d->next + sizeof *d->clos;
+  size_t per_state = sizeof *d->st + (size_t)d->width * sizeof *d->trans;
+  return sizeof *d + d->nins * per_inst + sizeof *d->next +
+         d->nhi * (sizeof *d->hi_lo + sizeof *d->hi_cls) +
+         (size_t)d->width * ((d->nsets ? d->nsets : 1) + sizeof *d->cflags + sizeof *d->ctx) +
+         d->stcap * per_state + d->kcap * sizeof *d->kpool + d->nslots * sizeof *d->slots;
+}
+
 void ifs_redfa_free(ifs_redfa *d) {
   if (!d) return;
   ifs_free(d->ins);

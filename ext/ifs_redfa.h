@@ -68,6 +68,9 @@ void ifs_redfa_free(ifs_redfa *d);
 ** searches before. */
 ifs_status ifs_redfa_search(ifs_redfa *d, const char *s, size_t n, int *matched);
 
+/* The bytes the DFA holds now (its states grow with the searches). */
+size_t ifs_redfa_bytes(const ifs_redfa *d);
+
 #ifdef IFS_TESTING
 /* Test hook: scans with the byte loop only (0) or SIMD where the CPU has it. */
 void ifs_test_redfa_simd(ifs_redfa *d, int on);

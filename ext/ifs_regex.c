@@ -100,7 +100,14 @@ ifs_status ifs_regex_translate(const char *pat, size_t pn, ifs_buf *out) {
 /* ------------------------------------------------------------------ */
 /* Compiled-pattern cache and matching                                 */
 
-#define CACHE_SLOTS 64
+/* The cache: an eval table cycles through its patterns in the same order
+** run after run, so past its size a least-recently-used cache would drop
+** exactly the pattern needed next and keep none; an entry picked at random
+** goes instead.  Bounded by patterns and by bytes (code, JIT code, DFA
+** states as they grow), as entry_bytes counts them. */
+#define CACHE_FIRST 64u                 /* entries at first; doubled up to */
+#define CACHE_MAX 4096u                 /* patterns kept */
+#define CACHE_BYTES ((size_t)64 << 20)  /* bytes kept */
 #define COMPILE_OPTS (PCRE2_UTF | PCRE2_UCP | PCRE2_ALT_CIRCUMFLEX | PCRE2_NO_UTF_CHECK | \
                       PCRE2_USE_OFFSET_LIMIT)
 /* The match budget.  PCRE2 counts steps (the JIT one per backtracking
@@ -177,7 +184,9 @@ typedef struct centry {
   ifs_redfa *dfa;       /* regular patterns, strict UTF-8 subjects: see ifs_redfa.h */
   int jit_later;        /* code not JIT-compiled yet (the DFA answers first) */
   int callouts;         /* case-insensitive back-references: CALLOUT_WEIGHT */
-  uint64_t used;        /* LRU clock */
+  int recount;          /* its codes changed since code_bytes was counted */
+  size_t code_bytes;    /* the entry, its key and codes with their JIT code */
+  size_t bytes;         /* code_bytes and the DFA's, as the cache counts it */
 } centry;
 
 /* One search's state, shared with the callouts: the budget's account and
@@ -237,8 +246,16 @@ struct ifs_regex_cache {
   pcre2_match_data *md;
   pcre2_jit_stack *jstack;
   int no_jstack;        /* creating one failed: PCRE2's default stack */
-  centry ent[CACHE_SLOTS];
-  uint64_t clock;
+  centry *ent;          /* count entries in use, then cap - count free */
+  uint32_t *index;      /* 2 x cap slots by hash: entry + 1, 0 free */
+  uint32_t count, cap;
+  size_t bytes;         /* of the entries */
+  uint32_t max_count;   /* CACHE_MAX, */
+  size_t max_bytes;     /* CACHE_BYTES (a test hook changes both) */
+  uint64_t rng;         /* picks the entry that goes (xorshift) */
+#ifdef IFS_TESTING
+  uint64_t fills;       /* patterns translated and compiled */
+#endif
   ifs_buf pat;          /* translation scratch */
   ifs_buf subj;         /* remapped subject scratch */
   search_state st;
@@ -323,6 +340,9 @@ ifs_regex_cache *ifs_regex_cache_new(void) {
 #endif
   ifs_buf_init(&c->pat);
   ifs_buf_init(&c->subj);
+  c->max_count = CACHE_MAX;
+  c->max_bytes = CACHE_BYTES;
+  c->rng = 0x9E3779B97F4A7C15u;
   c->gctx = pcre2_general_context_create(gc_malloc, gc_free, NULL);
   if (!c->gctx) goto fail;
   c->cctx = pcre2_compile_context_create(c->gctx);
@@ -351,7 +371,9 @@ static void entry_clear(centry *e) {
 
 void ifs_regex_cache_free(ifs_regex_cache *c) {
   if (!c) return;
-  for (int i = 0; i < CACHE_SLOTS; i++) entry_clear(&c->ent[i]);
+  for (uint32_t i = 0; i < c->count; i++) entry_clear(&c->ent[i]);
+  ifs_free(c->ent);
+  ifs_free(c->index);
   pcre2_jit_stack_free(c->jstack);
   pcre2_match_data_free(c->md);
   pcre2_match_context_free(c->mctx);
@@ -416,16 +438,114 @@ static int pcre2_size_error(int err) {
   }
 }
 
-/* Translates and compiles into a free (or the least recently used) slot.
+/* The bytes a code holds, with its JIT code. */
+static size_t code_size(const pcre2_code *code) {
+  size_t size = 0, jit = 0;
+  if (!code) return 0;
+  pcre2_pattern_info(code, PCRE2_INFO_SIZE, &size);
+  pcre2_pattern_info(code, PCRE2_INFO_JITSIZE, &jit);
+  return size + jit;
+}
+
+/* The bytes an entry holds: its key and codes (counted again only when they
+** have changed) and its DFA, whose states grow with the searches. */
+static size_t entry_bytes(centry *e) {
+  if (e->recount) {
+    e->code_bytes = sizeof *e + e->kn + code_size(e->code) + code_size(e->probe) +
+                    code_size(e->run);
+    e->recount = 0;
+  }
+  return e->code_bytes + ifs_redfa_bytes(e->dfa);
+}
+
+static uint32_t index_mask(const ifs_regex_cache *c) { return 2 * c->cap - 1; }
+
+/* The index slot that holds entry k. */
+static uint32_t slot_of_entry(const ifs_regex_cache *c, uint32_t k) {
+  uint32_t m = index_mask(c), i = (uint32_t)c->ent[k].hash & m;
+  while (c->index[i] != k + 1) i = (i + 1) & m;
+  return i;
+}
+
+static void index_put(ifs_regex_cache *c, uint32_t k) {
+  uint32_t m = index_mask(c), i = (uint32_t)c->ent[k].hash & m;
+  while (c->index[i]) i = (i + 1) & m;
+  c->index[i] = k + 1;
+}
+
+/* Empties index slot i.  Linear probing keeps no tombstones: each later
+** slot of the run moves back into the hole unless its own first slot lies
+** between the hole and it. */
+static void index_delete(ifs_regex_cache *c, uint32_t i) {
+  uint32_t m = index_mask(c);
+  for (uint32_t j = (i + 1) & m; c->index[j]; j = (j + 1) & m) {
+    uint32_t home = (uint32_t)c->ent[c->index[j] - 1].hash & m;
+    if (((j - home) & m) >= ((j - i) & m)) {
+      c->index[i] = c->index[j];
+      i = j;
+    }
+  }
+  c->index[i] = 0;
+}
+
+/* Twice the entries (CACHE_FIRST at first), the index built again. */
+static ifs_status cache_grow(ifs_regex_cache *c) {
+  uint32_t cap = c->cap ? 2 * c->cap : CACHE_FIRST;
+  centry *ent = ifs_realloc(c->ent, cap * sizeof *ent);
+  if (!ent) return IFS_NOMEM;
+  c->ent = ent;
+  memset(ent + c->cap, 0, (cap - c->cap) * sizeof *ent);
+  uint32_t *index = ifs_malloc(2 * (size_t)cap * sizeof *index);
+  if (!index) return IFS_NOMEM;
+  memset(index, 0, 2 * (size_t)cap * sizeof *index);
+  ifs_free(c->index);
+  c->index = index;
+  c->cap = cap;
+  for (uint32_t k = 0; k < c->count; k++) index_put(c, k);
+  return IFS_OK;
+}
+
+/* Drops entry k; the last entry takes its place. */
+static void cache_drop(ifs_regex_cache *c, uint32_t k) {
+  c->bytes -= c->ent[k].bytes;
+  index_delete(c, slot_of_entry(c, k));
+  entry_clear(&c->ent[k]);
+  uint32_t last = --c->count;
+  if (k == last) return;
+  c->index[slot_of_entry(c, last)] = k + 1;
+  c->ent[k] = c->ent[last];
+  memset(&c->ent[last], 0, sizeof c->ent[last]);
+}
+
+/* A number below n, from the cache's own xorshift generator. */
+static uint32_t pick_below(ifs_regex_cache *c, uint32_t n) {
+  c->rng ^= c->rng << 13;
+  c->rng ^= c->rng >> 7;
+  c->rng ^= c->rng << 17;
+  return (uint32_t)(c->rng % n);
+}
+
+#define NO_ENTRY UINT32_MAX
+
+/* Drops entries picked at random, never entry `keep`, until `adding` more
+** fit within the cache's bounds. */
+static void make_room(ifs_regex_cache *c, uint32_t keep, uint32_t adding) {
+  while (c->count > (keep != NO_ENTRY) &&
+         (c->count + adding > c->max_count || c->bytes > c->max_bytes)) {
+    uint32_t k = pick_below(c, c->count);
+    if (k == keep) k = (k + 1) % c->count;
+    if (keep == c->count - 1) keep = k;   /* the last entry moves into k */
+    cache_drop(c, k);
+  }
+}
+
+/* Translates and compiles a pattern into a new entry, making room for it.
 ** NULL only when memory ran out. */
 static centry *cache_fill(ifs_regex_cache *c, const char *pat, size_t pn,
                           uint64_t h, uint32_t map_base) {
-  centry *slot = &c->ent[0];
-  for (int i = 0; i < CACHE_SLOTS; i++) {
-    if (!c->ent[i].key) { slot = &c->ent[i]; break; }
-    if (c->ent[i].used < slot->used) slot = &c->ent[i];
-  }
-  entry_clear(slot);
+  make_room(c, NO_ENTRY, 1);
+  if (c->count == c->cap && cache_grow(c)) return NULL;
+  centry *slot = &c->ent[c->count];
   char *key = ifs_malloc(pn ? pn : 1);
   if (!key) return NULL;
   if (pn) memcpy(key, pat, pn);
@@ -437,37 +557,58 @@ static centry *cache_fill(ifs_regex_cache *c, const char *pat, size_t pn,
   if (rc == IFS_NOMEM) { ifs_redfa_free(dfa); ifs_free(key); return NULL; }
   ifs_status status = rc;   /* IFS_OK, IFS_INVALID or IFS_LIMIT */
   pcre2_code *code = NULL;
+  int callouts = 0;
   if (!status) {
     int err;
     code = compile_pat(c, 0, dfa != NULL, &err);
-    slot->callouts = ifs_find(c->pat.p, c->pat.len, "(?C'", 4) != NULL;
+    callouts = ifs_find(c->pat.p, c->pat.len, "(?C'", 4) != NULL;
     if (!code && err == PCRE2_ERROR_HEAP_FAILED) { ifs_redfa_free(dfa); ifs_free(key); return NULL; }
     if (!code) status = pcre2_size_error(err) ? IFS_LIMIT : IFS_INVALID;
   }
   if (status) { ifs_redfa_free(dfa); dfa = NULL; }
-  slot->minwidth = minwidth;
-  slot->key = key;
-  slot->kn = pn;
-  slot->hash = h;
-  slot->map_base = map_base;
-  slot->status = status;
-  slot->code = code;
-  slot->dfa = dfa;
-  slot->jit_later = dfa != NULL;
+  *slot = (centry){ .key = key, .kn = pn, .hash = h, .map_base = map_base, .status = status,
+                    .minwidth = minwidth, .code = code, .dfa = dfa, .jit_later = dfa != NULL,
+                    .callouts = callouts, .recount = 1 };
+  slot->bytes = entry_bytes(slot);
+  c->bytes += slot->bytes;
+  index_put(c, c->count++);
+#ifdef IFS_TESTING
+  c->fills++;
+#endif
   return slot;
 }
 
+/* The entry of a pattern (with a subject translation), NULL when none. */
+static centry *cache_find(const ifs_regex_cache *c, const char *pat, size_t pn, uint64_t h,
+                          uint32_t map_base) {
+  if (!c->cap) return NULL;
+  uint32_t m = index_mask(c);
+  for (uint32_t i = (uint32_t)h & m; c->index[i]; i = (i + 1) & m) {
+    centry *x = &c->ent[c->index[i] - 1];
+    if (x->hash == h && x->kn == pn && x->map_base == map_base &&
+        (pn == 0 || memcmp(x->key, pat, pn) == 0))
+      return x;
+  }
+  return NULL;
+}
+
+/* The entry of a pattern, compiled on a miss; NULL when memory ran out.
+** It stays valid until the next call or settle(). */
 static centry *cache_get(ifs_regex_cache *c, const char *pat, size_t pn, uint32_t map_base) {
   uint64_t h = ifs_hash_bytes(pat, pn);
-  centry *e = NULL;
-  for (int i = 0; i < CACHE_SLOTS; i++) {
-    centry *x = &c->ent[i];
-    if (x->key && x->hash == h && x->kn == pn && x->map_base == map_base &&
-        (pn == 0 || memcmp(x->key, pat, pn) == 0)) { e = x; break; }
-  }
-  if (!e) e = cache_fill(c, pat, pn, h, map_base);
-  if (e) e->used = ++c->clock;
-  return e;
+  centry *e = cache_find(c, pat, pn, h, map_base);
+  return e ? e : cache_fill(c, pat, pn, h, map_base);
+}
+
+/* After a search with entry e: its bytes counted again (its DFA grew, its
+** JIT or probe code was compiled) and the cache brought back within its
+** bounds, e kept. */
+static void settle(ifs_regex_cache *c, centry *e) {
+  size_t b = entry_bytes(e);
+  if (b == e->bytes) return;
+  c->bytes = c->bytes - e->bytes + b;
+  e->bytes = b;
+  make_room(c, (uint32_t)(e - c->ent), 0);
 }
 
 /* 0 when the subject is strict UTF-8 (PCRE2 can take it as is); else,
@@ -543,6 +684,7 @@ static pcre2_code *probe_code(ifs_regex_cache *c, centry *e, int *rc) {
     }
   }
   ifs_buf_free(&lead);
+  e->recount = 1;
   if (!e->probe) *rc = oom ? PCRE2_ERROR_NOMEMORY : PCRE2_ERROR_MATCHLIMIT;
   return e->probe;
 }
@@ -746,6 +888,34 @@ void ifs_test_regex_budget(ifs_regex_cache *c, uint64_t total, uint64_t position
 
 int ifs_test_regex_last_stop(const ifs_regex_cache *c) { return c->st.stop; }
 
+void ifs_test_regex_cache_bounds(ifs_regex_cache *c, uint32_t patterns, size_t bytes) {
+  c->max_count = patterns ? patterns : CACHE_MAX;
+  c->max_bytes = bytes ? bytes : CACHE_BYTES;
+}
+
+void ifs_test_regex_cache_stats(const ifs_regex_cache *c, uint32_t *patterns, size_t *bytes,
+                                uint64_t *compiled) {
+  *patterns = c->count;
+  *bytes = c->bytes;
+  *compiled = c->fills;
+}
+
+int ifs_test_regex_cache_ok(ifs_regex_cache *c) {
+  size_t bytes = 0, used = 0;
+  for (uint32_t k = 0; k < c->count; k++) {
+    centry *e = &c->ent[k];
+    if (cache_find(c, e->key, e->kn, e->hash, e->map_base) != e) return 0;
+    if (e->hash != ifs_hash_bytes(e->key, e->kn) || entry_bytes(e) != e->bytes) return 0;
+    bytes += e->bytes;
+  }
+  for (uint32_t i = 0; c->cap && i <= index_mask(c); i++) {
+    if (!c->index[i]) continue;
+    if (c->index[i] > c->count || slot_of_entry(c, c->index[i] - 1) != i) return 0;
+    used++;
+  }
+  return bytes == c->bytes && used == c->count && c->count <= c->cap;
+}
+
 void ifs_test_regex_cpu_limit(ifs_regex_cache *c, double seconds) {
   c->test.cpu_limit = seconds > 0 ? seconds : SEARCH_CPU_SECONDS;
 }
@@ -768,10 +938,21 @@ ifs_status ifs_regex_search_utf8(ifs_regex_cache *c, const char *pat, size_t pn,
   return search(c, pat, pn, subj, sn, 0, matched);   /* strict UTF-8: nothing to map */
 }
 
+static ifs_status search_entry(ifs_regex_cache *c, centry *e, const char *subj, size_t sn,
+                               uint32_t map_base, int *matched);
+
 static ifs_status search(ifs_regex_cache *c, const char *pat, size_t pn,
                          const char *subj, size_t sn, uint32_t map_base, int *matched) {
   centry *e = cache_get(c, pat, pn, map_base);
   if (!e) return IFS_NOMEM;
+  ifs_status rc = search_entry(c, e, subj, sn, map_base, matched);
+  settle(c, e);
+  return rc;
+}
+
+/* re.search with the pattern's entry. */
+static ifs_status search_entry(ifs_regex_cache *c, centry *e, const char *subj, size_t sn,
+                               uint32_t map_base, int *matched) {
   *matched = 0;
   c->st.stop = IFS_STOP_NONE;
   if (e->status == IFS_LIMIT && e->minwidth > sn) return IFS_OK;
@@ -786,6 +967,7 @@ static ifs_status search(ifs_regex_cache *c, const char *pat, size_t pn,
   if (e->jit_later) {
     jit_compile(e->code);
     e->jit_later = 0;
+    e->recount = 1;
   }
   if (map_base) {
     if (remap_subject(&c->subj, subj, sn, map_base)) return IFS_NOMEM;

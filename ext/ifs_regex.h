@@ -59,6 +59,20 @@ void ifs_test_regex_budget(ifs_regex_cache *c, uint64_t total, uint64_t position
 /* Test hook: why the last search answered IFS_LIMIT (enum ifs_regex_stop). */
 int ifs_test_regex_last_stop(const ifs_regex_cache *c);
 
+/* Test hook: the cache's bounds, in patterns and bytes (at least one
+** pattern is always kept); 0 restores a default. */
+void ifs_test_regex_cache_bounds(ifs_regex_cache *c, uint32_t patterns, size_t bytes);
+
+/* Test hook: the patterns the cache holds, the bytes it counts for them and
+** how many patterns it has translated and compiled so far. */
+void ifs_test_regex_cache_stats(const ifs_regex_cache *c, uint32_t *patterns, size_t *bytes,
+                                uint64_t *compiled);
+
+/* Test hook: 1 when the cache is consistent: each entry found by its
+** pattern through the index, each index slot naming an entry once, the
+** bytes the sum of the entries' as entry_bytes counts them now. */
+int ifs_test_regex_cache_ok(ifs_regex_cache *c);
+
 /* Test hook: the last-resort clock of this cache's searches, in CPU seconds
 ** (an emulator runs the same counted work several times slower); 0
 ** restores the default. */

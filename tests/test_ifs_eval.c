@@ -529,6 +529,56 @@ static void find_often(ifs_evaluator *ev, const ifs_buf *l) {
   ifs_buf_free(&t);
 }
 
+/* A banned-phrase list of n phrases after the refusal list's. */
+static void long_list(ifs_buf *b, int n) {
+  refusal_list(b, 'a');
+  b->len--;   /* its ']' */
+  for (int i = 0; i < n; i++) {
+    ifs_buf_append_str(b, ", \"banned phrase number ");
+    ifs_buf_append_u64(b, (uint64_t)i);
+    ifs_buf_append_str(b, " of the list\"");
+  }
+  ifs_buf_append_char(b, ']');
+}
+
+/* A list of 3,000 phrases (over 100 KB of JSON; its plan, about 600 KB, was
+** once too big to keep and compiled on every row): one text holding it on
+** every row is kept; in texts of their own it is copied from the list cache
+** and shared by every plan kept, from the first (a set of its own for each
+** would cost more than the rows gain).  Every answer is a fresh
+** evaluator's. */
+START_TEST(test_long_lists_kept) {
+  ifs_evaluator *ev = ifs_evaluator_new();
+  ifs_buf l, t;
+  ifs_buf_init(&l);
+  ifs_buf_init(&t);
+  long_list(&l, 3000);
+  ck_assert_uint_gt(l.len, 100000);
+  text_of(&t, "{\"must_exclude\": @, \"max_words\": #}", &l, 99);
+  for (int round = 0; round < 3; round++) same_as_fresh(ev, &t);
+  ck_assert_uint_eq(ifs_test_evaluator_plans_kept(ev), 1);
+  ck_assert_uint_eq(ifs_test_evaluator_lists_copied(ev), 1);   /* compiled twice: kept at the second */
+  ifs_evaluator_free(ev);
+  ev = ifs_evaluator_new();
+  find_often(ev, &l);
+  ck_assert_uint_eq(ifs_test_evaluator_lists_copied(ev), 39);
+  /* twenty texts kept; all but the first four, kept before the list had been
+  ** found in enough texts (SHARE_FINDS), share it */
+  ck_assert_uint_eq(ifs_test_evaluator_plans_kept(ev), 20);
+  ck_assert_uint_eq(ifs_test_evaluator_plans_sharing(ev), 16);
+  for (int round = 0; round < 2; round++)
+    for (int c = 0; c < 10; c++) {
+      case_text(&t, &l, c);
+      same_as_fresh(ev, &t);
+    }
+  ck_assert_uint_eq(ifs_test_evaluator_plans_kept(ev), 30);
+  ck_assert_uint_eq(ifs_test_evaluator_plans_sharing(ev), 26);
+  ifs_evaluator_free(ev);
+  ifs_buf_free(&l);
+  ifs_buf_free(&t);
+}
+END_TEST
+
 /* Kept plans of texts holding a list found in many texts share it with the
 ** list cache (their key leaves its JSON out, they search with its set), here
 ** from the first plan kept (by default once the kept plans hold 4 MB; these
@@ -839,6 +889,7 @@ static Suite *eval_suite(void) {
   tcase_add_test(tc, test_many_dotted_capital_i);
   tcase_add_test(tc, test_lists_of_texts_seen_once);
   tcase_add_test(tc, test_lists_copied_by_their_json);
+  tcase_add_test(tc, test_long_lists_kept);
   tcase_add_test(tc, test_plans_share_long_lists);
   tcase_add_test(tc, test_shared_plans_told_apart_by_bytes);
   tcase_add_test(tc, test_shared_plans_out_of_memory);

@@ -3,7 +3,7 @@
 ** phases it runs: ext/ifs_re_parse.c, ifs_re_charset.c, ifs_re_emit.c, ifs_re_nfa.c).
 ** Translations are checked to the byte; every expected search result and
 ** every valid/invalid verdict was produced with /usr/bin/python3 (3.11.2)
-** and hard-coded.  Also: the match budget, the LRU cache, and allocation
+** and hard-coded.  Also: the match budget, the bounded cache, and allocation
 ** failure at every step.  tests/regex_diff.py is the randomized companion.
 */
 #include "ifs_test.h"
@@ -764,20 +764,89 @@ START_TEST(pcre2_size_limits) {
 }
 END_TEST
 
-START_TEST(cache_eviction) {
-  ifs_regex_cache *c = test_cache_new();
+/* One round over `n` patterns (and as many invalid ones), each searched
+** where it matches and where it does not; the cache consistent throughout
+** and within `bound` patterns (0: none). */
+static void rotate_patterns(ifs_regex_cache *c, int n, uint32_t bound) {
   char pat[32], subj[32];
-  for (int round = 0; round < 3; round++) {
-    for (int i = 0; i < 200; i++) {
-      snprintf(pat, sizeof pat, "^x%d$", i);
-      snprintf(subj, sizeof subj, "x%d", i);
-      ck_assert_int_eq(re_search(c, pat, strlen(pat), subj, strlen(subj)), MATCH);
-      snprintf(subj, sizeof subj, "x%d", i + 1);
-      ck_assert_int_eq(re_search(c, pat, strlen(pat), subj, strlen(subj)), NOMATCH);
-      snprintf(pat, sizeof pat, "(x%d", i);
-      ck_assert_int_eq(re_search(c, pat, strlen(pat), subj, strlen(subj)), INVALID);
-    }
+  for (int i = 0; i < n; i++) {
+    snprintf(pat, sizeof pat, "^x%d$", i);
+    snprintf(subj, sizeof subj, "x%d", i);
+    ck_assert_int_eq(re_search(c, pat, strlen(pat), subj, strlen(subj)), MATCH);
+    snprintf(subj, sizeof subj, "x%d", i + 1);
+    ck_assert_int_eq(re_search(c, pat, strlen(pat), subj, strlen(subj)), NOMATCH);
+    snprintf(pat, sizeof pat, "(x%d", i);
+    ck_assert_int_eq(re_search(c, pat, strlen(pat), subj, strlen(subj)), INVALID);
+    ck_assert(ifs_test_regex_cache_ok(c));
+    uint32_t held;
+    size_t bytes;
+    uint64_t compiled;
+    ifs_test_regex_cache_stats(c, &held, &bytes, &compiled);
+    ck_assert(bound == 0 || held <= bound);
   }
+}
+
+static uint64_t regex_compiled(const ifs_regex_cache *c) {
+  uint32_t held;
+  size_t bytes;
+  uint64_t compiled;
+  ifs_test_regex_cache_stats(c, &held, &bytes, &compiled);
+  return compiled;
+}
+
+/* An eval table's patterns in rotation, more than the first 64 slots: each
+** compiled once (a cache of 64 least recently used compiled every one of
+** them on every round). */
+START_TEST(cache_keeps_rotation) {
+  ifs_regex_cache *c = test_cache_new();
+  for (int round = 0; round < 3; round++) rotate_patterns(c, 200, 0);
+  ck_assert_uint_eq(regex_compiled(c), 400);
+  ifs_regex_cache_free(c);
+}
+END_TEST
+
+/* Past its bound the cache drops entries at random: a rotation of 40
+** patterns through 32 places still finds most (dropping the least recently
+** used would find none and compile all 40 each round: 160), and answers as
+** before. */
+START_TEST(cache_bounded_by_patterns) {
+  ifs_regex_cache *c = test_cache_new();
+  ifs_test_regex_cache_bounds(c, 32, 0);
+  rotate_patterns(c, 20, 32);
+  ck_assert_uint_eq(regex_compiled(c), 40);
+  for (int round = 0; round < 4; round++) rotate_patterns(c, 20, 32);
+  uint64_t later = regex_compiled(c) - 40;
+  ck_assert_msg(later > 0 && later <= 80, "%llu compiled in 4 rounds (63 when written)",
+                (unsigned long long)later);
+  ifs_regex_cache_free(c);
+}
+END_TEST
+
+/* Bounded by bytes, the cache keeps at least the pattern in use; an entry's
+** bytes count its DFA's states as they grow. */
+START_TEST(cache_bounded_by_bytes) {
+  ifs_regex_cache *c = test_cache_new();
+  ifs_test_regex_cache_bounds(c, 0, 1);
+  rotate_patterns(c, 10, 1);
+  ck_assert_uint_eq(regex_compiled(c), 20);
+  rotate_patterns(c, 10, 1);
+  ck_assert_uint_eq(regex_compiled(c), 40);
+  ifs_test_regex_cache_bounds(c, 0, 0);
+  const char *pat = "a[ab]{7}x";   /* 2^8 states over a text of a's and b's */
+  int has;
+  ck_assert_int_eq(ifs_test_regex_has_dfa(c, pat, strlen(pat), &has), IFS_OK);
+  ck_assert(has);
+  uint32_t held;
+  size_t before, after;
+  uint64_t compiled;
+  ck_assert_int_eq(re_search(c, pat, strlen(pat), "", 0), NOMATCH);
+  ifs_test_regex_cache_stats(c, &held, &before, &compiled);
+  char ab[600];
+  for (size_t i = 0; i < sizeof ab; i++) ab[i] = "ab"[(i * i + i / 7) % 3 == 0];
+  ck_assert_int_eq(re_search(c, pat, strlen(pat), ab, sizeof ab), NOMATCH);
+  ifs_test_regex_cache_stats(c, &held, &after, &compiled);
+  ck_assert_msg(after > before, "%zu bytes, then %zu", before, after);
+  ck_assert(ifs_test_regex_cache_ok(c));
   ifs_regex_cache_free(c);
 }
 END_TEST
@@ -839,7 +908,9 @@ static Suite *regex_suite(void) {
   tcase_add_test(tc, long_answers);
   tcase_add_test(tc, limits_are_counted);
   tcase_add_test(tc, clock_read_in_backref_compares);
-  tcase_add_test(tc, cache_eviction);
+  tcase_add_test(tc, cache_keeps_rotation);
+  tcase_add_test(tc, cache_bounded_by_patterns);
+  tcase_add_test(tc, cache_bounded_by_bytes);
   tcase_add_test(tc, alloc_failure);
   suite_add_tcase(s, tc);
   return s;
