@@ -485,7 +485,9 @@ def point(kind, value, args):
                 table.append((piece, cases[i % len(cases)][1]))
         elif kind == "needles":
             cons = json.dumps({"must_exclude": needle_list(value)})
-            table = [(r, cons) for r, _ in replicate(cases, args.sweep_rows)]
+            # past a thousand phrases, fewer rows: each holds its copy of the list
+            n = args.sweep_rows if value <= 1000 else max(100, args.sweep_rows * 1000 // value)
+            table = [(r, cons) for r, _ in replicate(cases, n)]
         elif kind == "distinct":
             n = args.sweep_rows
             d = n if value == 0 else value
@@ -493,6 +495,9 @@ def point(kind, value, args):
                       json.dumps({"max_words": 300 + i % d, "must_include": ["data"],
                                   "must_exclude": [","], "regex": r"(\*[^\n*]+\*.*?){2}"}))
                      for i in range(n)]
+        elif kind == "patterns":   # an end phrase per case, the cases in rotation
+            table = [(r, json.dumps({"regex": rf"Is there anything else I can help with {i % value}\?\s*\Z"}))
+                     for i, (r, _) in enumerate(replicate(cases, args.sweep_rows))]
         else:
             raise SystemExit(f"bench: unknown sweep {kind}")
         make_table(con, "t", table)
@@ -533,9 +538,11 @@ SWEEPS = {
                lambda v: short(v, "B").replace("kB", " kB").replace("MB", " MB")
                if v >= 1000 else f"{v} B"),
     "needles": ("needles per row (must_exclude phrases)", "needles per row",
-                [1, 10, 100, 1000], [1, 10, 100], short),
+                [1, 10, 100, 1000, 3000, 10000], [1, 10, 100], short),
     "distinct": ("distinct constraint texts (the same checks, a different limit)",
                  "distinct constraint texts", [1, 10, 100, 1000, 0], [1, 100, 0], None),
+    "patterns": ("regexes in rotation (each row's one of them, the table read again)",
+                 "distinct regexes", [1, 10, 65, 300, 1000, 4000], [1, 65], short),
 }
 
 
@@ -641,7 +648,7 @@ def main():
     ap.add_argument("--compare", default="",
                     help="another build of the library to compare with, in turn (section compare)")
     ap.add_argument("--rounds", type=int, default=12, help="rounds of the compare section")
-    ap.add_argument("--sweeps", default="rows,length,needles,distinct")
+    ap.add_argument("--sweeps", default="rows,length,needles,distinct,patterns")
     ap.add_argument("--sweep-rows", type=int, default=10000)
     ap.add_argument("--sweep-bytes", type=int, default=32_000_000)
     ap.add_argument("--quick", action="store_true", help="a small run of everything (smoke test)")
