@@ -44,6 +44,7 @@ typedef struct plan_next {
   const ifs_needle_set *set;
   uint32_t head_bytes, set_bytes;
   uint32_t again;         /* it was the same plan the time before too */
+  uint64_t drops;         /* the cache's drops when it was written (next_of) */
 } plan_next;
 
 /* A list (must_include or must_exclude) searched by a set of its own:
@@ -134,8 +135,13 @@ typedef struct list_offer {
 } list_offer;
 
 /* The plan cache: eval tables repeat each case's constraints once per run
-** or model, so it holds thousands; when full (count or bytes) it is
-** emptied at once, which keeps it simple and its memory bounded.  A text
+** or model, so it holds thousands; when full (count or bytes) an eighth of
+** it, picked at random, goes.  A table read again in the order it was
+** written cycles through its cases' texts, and past the cache's size
+** emptying it (or dropping the least recently used) would keep none of
+** those the next row needs; a random drop keeps most.  Dropping an eighth
+** at a time leaves the links to the next row's plan (plan_next), which any
+** drop makes stale, good between drops.  A text
 ** is kept only when it comes back: the first time, its plan is used from
 ** the work buffers and dropped, so a table whose every row has its own
 ** constraints pays for no copies.  seen (ifs_seen) remembers recent first
@@ -159,6 +165,8 @@ struct ifs_evaluator {
   uint64_t evaluation;    /* counts evaluations: results' labels follow theirs */
   plan_slot *table;       /* open addressing by hash */
   size_t count, bytes;
+  uint64_t drops;         /* times plans were dropped so far */
+  uint64_t rng;           /* picks them (xorshift) */
   plan *last;             /* the kept plan the last row used (NULL: none) */
   plan *prev;             /* the last row's plan when it is kept (NULL: not) */
   ifs_seen seen;          /* texts seen once */
@@ -187,6 +195,7 @@ struct ifs_evaluator {
   const char *wcons;      /* which is this */
 #ifdef IFS_TESTING
   size_t lists_copied;
+  size_t compiles;
   int same_hash;
   int share_from_set;
   size_t share_from;
@@ -224,6 +233,7 @@ ifs_evaluator *ifs_evaluator_new(void) {
   memset(ev, 0, sizeof *ev);
   ifs_arena_init(&ev->arena);
   ifs_seen_init(&ev->seen, SEEN_SETS, SEEN_WAYS);
+  ev->rng = 0x9E3779B97F4A7C15u;
   ev->regex = ifs_regex_cache_new();
   if (!ev->regex) { ifs_free(ev); return NULL; }
   return ev;
@@ -590,6 +600,9 @@ static ifs_status work_list_sets(ifs_evaluator *ev, plan *w) {
 /* Parses the constraints (internal form) into ev->work: the checks in the
 ** reference's order, or the verdict that needs no response. */
 static ifs_status compile_plan(ifs_evaluator *ev, const char *cons, size_t cn) {
+#ifdef IFS_TESTING
+  ev->compiles++;
+#endif
   ev->wn = 0;
   ifs_buf_clear(&ev->wtext);
   ifs_arena_reset(&ev->arena);
@@ -822,7 +835,43 @@ static void plans_flush(ifs_evaluator *ev) {
   ev->count = ev->bytes = 0;
 }
 
-/* Stores a frozen plan of hash h; 0, or IFS_NOMEM (then the plan is not kept). */
+/* Drops the kept plan of table slot i (the caller counts the drop).
+** Linear probing keeps no tombstones: each later slot of the run moves back
+** into the hole unless its own first slot lies between the hole and it. */
+static void plan_drop(ifs_evaluator *ev, size_t i) {
+  const size_t m = PLAN_TABLE - 1;
+  plan *pl = ev->table[i].pl;
+  ev->bytes -= plan_size(pl, plan_head_bytes(pl));
+  ev->count--;
+  if (ev->last == pl) ev->last = NULL;
+  if (ev->prev == pl) ev->prev = NULL;
+  plan_free(pl);
+  for (size_t j = (i + 1) & m; ev->table[j].pl; j = (j + 1) & m) {
+    size_t home = (size_t)ev->table[j].hash & m;
+    if (((j - home) & m) >= ((j - i) & m)) {
+      ev->table[i] = ev->table[j];
+      i = j;
+    }
+  }
+  ev->table[i].pl = NULL;
+  ev->table[i].set = NULL;
+}
+
+/* A kept plan's slot, picked at random (there is one). */
+static size_t random_slot(ifs_evaluator *ev) {
+  ev->rng ^= ev->rng << 13;
+  ev->rng ^= ev->rng >> 7;
+  ev->rng ^= ev->rng << 17;
+  size_t i = (size_t)ev->rng & (PLAN_TABLE - 1);
+  while (!ev->table[i].pl) i = (i + 1) & (PLAN_TABLE - 1);
+  return i;
+}
+
+/* Stores a frozen plan of hash h; when the cache has no room for it, first
+** drops plans picked at random until it has room for an eighth more (or,
+** for a big plan, for it and an eighth).  Any kept plan's link to the next
+** row's may name a plan dropped: counting the drop makes every link written
+** before it stale (next_of).  0, or IFS_NOMEM (then the plan is not kept). */
 static ifs_status plans_insert(ifs_evaluator *ev, plan *pl, uint64_t h) {
   size_t size = plan_size(pl, plan_head_bytes(pl));
   if (!ev->table) {
@@ -830,7 +879,12 @@ static ifs_status plans_insert(ifs_evaluator *ev, plan *pl, uint64_t h) {
     if (!ev->table) return IFS_NOMEM;
     memset(ev->table, 0, PLAN_TABLE * sizeof *ev->table);
   }
-  if (ev->count >= PLAN_MAX || ev->bytes + size > PLAN_BYTES) plans_flush(ev);
+  if (ev->count >= PLAN_MAX || ev->bytes + size > PLAN_BYTES) {
+    ev->drops++;
+    while (ev->count && (ev->count > PLAN_MAX - PLAN_MAX / 8 ||
+                         ev->bytes + size > PLAN_BYTES - PLAN_BYTES / 8))
+      plan_drop(ev, random_slot(ev));
+  }
   size_t i = (size_t)h & (PLAN_TABLE - 1);
   while (ev->table[i].pl) i = (i + 1) & (PLAN_TABLE - 1);
   ev->table[i].hash = h;
@@ -942,6 +996,13 @@ static plan *get_plan(ifs_evaluator *ev, const char *cons, size_t cn, uint64_t h
   return ev->last = pl;
 }
 
+/* Kept plan pl's link to the plan of the row after its own, or NULL when
+** none is written or a plan has been dropped since (it may be that one). */
+static plan_next *next_of(const ifs_evaluator *ev, plan *pl) {
+  plan_next *x = &pl->next;
+  return x->pl && x->drops == ev->drops ? x : NULL;
+}
+
 /* Asks for the lines of the plan x names: header, key and needle set. */
 static void prefetch_next(const plan_next *x) {
   prefetch_head_and_key(x->pl, x->head_bytes);
@@ -952,7 +1013,8 @@ static void prefetch_next(const plan_next *x) {
 ** its lines asked for, or NULL: in a table read again in order, this row's,
 ** found without hashing its text (expected_plan_if). */
 static const plan_next *expected_plan(const ifs_evaluator *ev) {
-  const plan_next *x = ev->prev && ev->prev->next.again ? &ev->prev->next : NULL;
+  const plan_next *x = ev->prev ? next_of(ev, ev->prev) : NULL;
+  if (x && !x->again) x = NULL;
   if (x) prefetch_next(x);
   return x;
 }
@@ -974,18 +1036,21 @@ static void follow_plan(ifs_evaluator *ev, plan *pl) {
   plan *prev = ev->prev;
   ev->prev = pl;
   if (prev && pl && prev != pl) {
-    plan_next *x = &prev->next;
-    if (x->pl != pl) {
+    plan_next *x = next_of(ev, prev);
+    if (!x || x->pl != pl) {
+      x = &prev->next;
       x->pl = pl;
       x->set = owned_set(pl);
       x->head_bytes = (uint32_t)plan_head_bytes(pl);
       x->set_bytes = (uint32_t)ifs_needle_set_bytes(x->set);
       x->again = 0;
+      x->drops = ev->drops;
     } else if (!x->again) {   /* written once: the line stays clean */
       x->again = 1;
     }
   }
-  if (pl && pl->next.again) prefetch_next(&pl->next);
+  const plan_next *x = pl ? next_of(ev, pl) : NULL;
+  if (x && x->again) prefetch_next(x);
 }
 
 /* ---- running a plan on a response -------------------------------------- */
@@ -1468,15 +1533,17 @@ ifs_status ifs_evaluate_scores(ifs_evaluator *ev, const char *resp, size_t rn,
 
 #ifdef IFS_TESTING
 const char *ifs_test_evaluator_ahead(const ifs_evaluator *ev, size_t *n) {
-  const plan *pl = ev->prev;
-  if (!pl || !pl->next.again) return NULL;
-  *n = plan_key_bytes(pl->next.pl);
-  return plan_key(pl->next.pl);
+  const plan_next *x = ev->prev ? next_of(ev, ev->prev) : NULL;
+  if (!x || !x->again) return NULL;
+  *n = plan_key_bytes(x->pl);
+  return plan_key(x->pl);
 }
 
 size_t ifs_test_evaluator_lists_copied(const ifs_evaluator *ev) { return ev->lists_copied; }
 
 size_t ifs_test_evaluator_plans_kept(const ifs_evaluator *ev) { return ev->count; }
+
+size_t ifs_test_evaluator_compiles(const ifs_evaluator *ev) { return ev->compiles; }
 
 size_t ifs_test_evaluator_plans_sharing(const ifs_evaluator *ev) {
   size_t n = 0;

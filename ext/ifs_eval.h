@@ -103,6 +103,9 @@ size_t ifs_test_evaluator_lists_copied(const ifs_evaluator *ev);
 /* Test hook: how many plans are kept. */
 size_t ifs_test_evaluator_plans_kept(const ifs_evaluator *ev);
 
+/* Test hook: how many constraints texts have been compiled. */
+size_t ifs_test_evaluator_compiles(const ifs_evaluator *ev);
+
 /* Test hook: how many kept plans share a list with the list cache. */
 size_t ifs_test_evaluator_plans_sharing(const ifs_evaluator *ev);
 

@@ -713,10 +713,10 @@ START_TEST(test_shared_plans_out_of_memory) {
 }
 END_TEST
 
-/* The plan a row reuses from the row before, across the cache's emptying
+/* The plan a row reuses from the row before, across the cache's drops
 ** when it is full (4096 plans): every answer stays exact (and, under the
-** sanitizers, no emptied plan is read). */
-START_TEST(test_plans_reused_across_flush) {
+** sanitizers, no dropped plan is read). */
+START_TEST(test_plans_reused_across_drops) {
   ifs_evaluator *ev = ifs_evaluator_new();
   ifs_result r;
   ifs_result_init(&r);
@@ -792,10 +792,11 @@ START_TEST(test_next_plan_asked_ahead) {
 END_TEST
 
 /* Steady rows over 3,000 texts, then 2,000 others twice, which fill the
-** cache (4,096 plans) so that it is emptied while plans point at the next
-** ones, then the first rows again: every answer stays exact (and, under
-** the sanitizers, no emptied plan is read); the next plan is asked for in
-** the steady rounds. */
+** cache (4,096 plans) so that an eighth of it is dropped, more than once,
+** while plans point at the next ones, then the first rows again: every
+** answer stays exact (and, under the sanitizers, no dropped plan is read);
+** the next plan is asked for in the steady rounds, once the first texts
+** are all kept again (eight rounds here). */
 static int steady_rounds(ifs_evaluator *ev, int texts, int from, int rounds, int *asked) {
   char cons[64];
   for (int round = 0; round < rounds; round++)
@@ -807,15 +808,33 @@ static int steady_rounds(ifs_evaluator *ev, int texts, int from, int rounds, int
   return -1;
 }
 
-START_TEST(test_next_plan_across_flush) {
+START_TEST(test_next_plan_across_drops) {
   ifs_evaluator *ev = ifs_evaluator_new();
   int asked = 0, others = 0, again = 0;
   /* (a text the record of first sightings lost is kept a round later) */
   ck_assert_int_eq(steady_rounds(ev, 3000, 0, 5, &asked), -1);
   ck_assert_int_eq(asked, 3000);
   ck_assert_int_eq(steady_rounds(ev, 2000, 10000, 2, &others), -1);
-  ck_assert_int_eq(steady_rounds(ev, 3000, 0, 5, &again), -1);
+  ck_assert_int_eq(steady_rounds(ev, 3000, 0, 8, &again), -1);
   ck_assert_int_eq(again, 3000);
+  ifs_evaluator_free(ev);
+}
+END_TEST
+
+/* 5,000 texts in rotation, more than the cache's 4,096 plans: each round
+** after the first two compiles under half of them (emptying the cache when
+** full, or dropping the least recently used, compiled all 5,000 every
+** round), and every answer is exact. */
+START_TEST(test_rotation_past_the_cache) {
+  ifs_evaluator *ev = ifs_evaluator_new();
+  int asked = 0;
+  ck_assert_int_eq(steady_rounds(ev, 5000, 0, 2, &asked), -1);
+  size_t before = ifs_test_evaluator_compiles(ev);
+  ck_assert_int_eq(steady_rounds(ev, 5000, 0, 4, &asked), -1);
+  size_t per_round = (ifs_test_evaluator_compiles(ev) - before) / 4;
+  ck_assert_msg(per_round > 0 && per_round <= 2500, "%zu compiled a round (2,020 when written)",
+                per_round);
+  ck_assert_uint_le(ifs_test_evaluator_plans_kept(ev), 4096);
   ifs_evaluator_free(ev);
 }
 END_TEST
@@ -893,9 +912,10 @@ static Suite *eval_suite(void) {
   tcase_add_test(tc, test_plans_share_long_lists);
   tcase_add_test(tc, test_shared_plans_told_apart_by_bytes);
   tcase_add_test(tc, test_shared_plans_out_of_memory);
-  tcase_add_test(tc, test_plans_reused_across_flush);
+  tcase_add_test(tc, test_plans_reused_across_drops);
   tcase_add_test(tc, test_next_plan_asked_ahead);
-  tcase_add_test(tc, test_next_plan_across_flush);
+  tcase_add_test(tc, test_next_plan_across_drops);
+  tcase_add_test(tc, test_rotation_past_the_cache);
   tcase_add_test(tc, test_invalid_bytes_and_nul);
   tcase_add_loop_test(tc, test_strip_fences, 0, sizeof fences / sizeof fences[0]);
   tcase_add_test(tc, test_out_of_memory_everywhere);
