@@ -184,9 +184,11 @@ static void dp_seq(dprog *d, seq *q, uint32_t flags, int edge) {
 /* The DFA of a parsed pattern, NULL when it has none (*rc stays IFS_OK)
 ** or memory ran out (*rc = IFS_NOMEM). */
 ifs_redfa *ifs_re_compile_dfa(parser *p, seq *root, ifs_status *rc) {
-  dprog d;
-  memset(&d, 0, sizeof d);
+  dprog d;   /* the set arrays are read up to nsets only: not cleared (9 KB) */
   d.p = p;
+  d.ins = NULL;
+  d.n = d.cap = d.nsets = 0;
+  d.word = d.bad = d.oom = 0;
   dp_seq(&d, root, p->flags, AT_HEAD | AT_TAIL);
   dp_emit(&d, IFS_RD_MATCH, 0, 0, 0);
   ifs_redfa *dfa = NULL;

@@ -139,6 +139,31 @@ static size_t interval_of(const uint32_t *pts, size_t np, uint32_t c) {
 }
 
 
+/* A range bound as a cut point: one past the code points is as good as any
+** other (it is dropped), and keeps the value within sort_points' bits. */
+static uint32_t cut_at(uint32_t c) { return c > CP_END ? CP_END + 1 : c; }
+
+/* Sorts n values of at most CP_END + 1 (21 bits): three passes of a radix
+** sort on seven bits each, stable, in linear time (the bounds of \w alone are
+** some 1,500).  IFS_NOMEM when its buffer cannot be had. */
+static ifs_status sort_points(uint32_t *v, size_t n) {
+  uint32_t *tmp = ifs_malloc((n ? n : 1) * sizeof *tmp);
+  if (!tmp) return IFS_NOMEM;
+  uint32_t *from = v, *to = tmp;
+  for (int shift = 0; shift < 21; shift += 7) {
+    size_t count[129] = {0};
+    for (size_t i = 0; i < n; i++) count[((from[i] >> shift) & 127) + 1]++;
+    for (int b = 0; b < 128; b++) count[b + 1] += count[b];
+    for (size_t i = 0; i < n; i++) to[count[(from[i] >> shift) & 127]++] = from[i];
+    uint32_t *t = from;
+    from = to;
+    to = t;
+  }
+  if (from != v) memcpy(v, from, n * sizeof *v);   /* (three passes: it is tmp) */
+  ifs_free(tmp);
+  return IFS_OK;
+}
+
 /* Every range bound (of the sets and the word set), plus the cuts the
 ** tables and flags need; sorted, unique, ending with CP_END.  NULL on
 ** out-of-memory. */
@@ -152,15 +177,15 @@ static uint32_t *cut_points(const ifs_rd_set *sets, size_t nsets, const ifs_rd_s
   static const uint32_t fixed[] = { 0, '\n', '\n' + 1, 0x80, 0x800, CP_END };
   for (size_t k = 0; k < sizeof fixed / sizeof fixed[0]; k++) pts[n++] = fixed[k];
   for (size_t k = 0; k < word->n; k++) {
-    pts[n++] = word->r[k][0];
-    pts[n++] = word->r[k][1] + 1;
+    pts[n++] = cut_at(word->r[k][0]);
+    pts[n++] = cut_at(word->r[k][1] + 1);
   }
   for (size_t s = 0; s < nsets; s++)
     for (size_t k = 0; k < sets[s].n; k++) {
-      pts[n++] = sets[s].r[k][0];
-      pts[n++] = sets[s].r[k][1] + 1;
+      pts[n++] = cut_at(sets[s].r[k][0]);
+      pts[n++] = cut_at(sets[s].r[k][1] + 1);
     }
-  qsort(pts, n, sizeof *pts, cmp_u32);
+  if (sort_points(pts, n)) { ifs_free(pts); return NULL; }
   size_t m = 0;
   for (size_t k = 0; k < n; k++)
     if (pts[k] <= CP_END && (m == 0 || pts[k] != pts[m - 1])) pts[m++] = pts[k];
@@ -198,6 +223,11 @@ static ifs_status build_alphabet(ifs_redfa *d, const ifs_rd_set *sets, size_t ns
     int isword = wcur < word->n && word->r[wcur][0] <= lo;
     key[nsets] = (uint8_t)((lo == '\n' ? CF_NL : 0) | (isword ? CF_WORD : 0) |
                            (lo >= 0x80 ? CF_NONASCII : 0));
+    /* a range of a big set (\w) and the gap after it: keys alternate */
+    if (k >= 2 && memcmp(keys + (size_t)icls[k - 2] * keyn, key, keyn) == 0) {
+      icls[k] = icls[k - 2];
+      continue;
+    }
     uint64_t h = ifs_hash_bytes(key, keyn);
     size_t j = h & 511;
     while (slot[j] >= 0 && memcmp(keys + (size_t)slot[j] * keyn, key, keyn)) j = (j + 1) & 511;
@@ -231,12 +261,12 @@ static ifs_status build_alphabet(ifs_redfa *d, const ifs_rd_set *sets, size_t ns
   }
   d->cflags[d->ncls] = CF_NL;
   d->cflags[d->ncls + 1] = 0;
-  /* the tables below U+0800 by a sweep (0x80 and 0x800 are cut points) */
-  for (size_t k = 0; k < nint && pts[k] < 0x800; k++)
-    for (uint32_t c = pts[k]; c < pts[k + 1] && c < 0x800; c++) {
-      if (c < 0x80) d->ascii_cls[c] = icls[k];
-      else d->two_cls[c - 0x80] = icls[k];
-    }
+  /* the tables below U+0800, an interval at a time (0x80 and 0x800 are cut
+  ** points, so none straddles the two tables or their end) */
+  for (size_t k = 0; k < nint && pts[k] < 0x800; k++) {
+    uint8_t *to = pts[k] < 0x80 ? d->ascii_cls + pts[k] : d->two_cls + (pts[k] - 0x80);
+    memset(to, icls[k], pts[k + 1] - pts[k]);
+  }
   d->nhi = 0;
   for (size_t k = 0; k < nint; k++)
     if (pts[k] >= 0x800 && (d->nhi == 0 || icls[k] != icls[k - 1])) {
