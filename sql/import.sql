@@ -28,6 +28,7 @@
 -- it alone (it does not turn it inconclusive); the import says how many on stderr.
 -- So does a case without an "agent_response" key (JSON null is an empty answer).
 -- A case id that repeats within a run stops the import, naming the id; so does
+-- an id that is neither a JSON string nor an integer (true, 1.5, an object); so does
 -- a run without run_id or cases array, a run_id twice in the file, or a case or
 -- dataset case without id, naming where it is.
 --
@@ -469,6 +470,25 @@ SELECT 'import: ' || count(*) || CASE count(*) WHEN 1 THEN ' id holds' ELSE ' id
        || CASE WHEN count(*) > 3 THEN ', ...' ELSE '' END
 FROM import_nul_id HAVING count(*) > 0;
 
+-- An id is a JSON string or integer: SQLite reads true as 1 and 1.0 as '1.0',
+-- where Python's runner takes both for 1, and an object or array names nothing.
+DROP TABLE IF EXISTS temp.import_odd_id;
+CREATE TEMP TABLE import_odd_id AS
+  SELECT 'cases[' || ord || '] of run ' || run_id || ' has ' || substr(value -> '$.id', 1, 40)
+         AS place FROM import_case
+  WHERE json_type(value, '$.id') NOT IN ('text', 'integer')
+  UNION ALL
+  SELECT 'the :dataset case ' || coalesce(place, 'in ' || :dataset) || ' has '
+         || substr(value -> '$.id', 1, 40) FROM import_dataset
+  WHERE json_type(value, '$.id') NOT IN ('text', 'integer');
+.once stderr
+SELECT 'import: ' || count(*) || CASE count(*) WHEN 1 THEN ' id is' ELSE ' ids are' END
+       || ' neither a JSON string nor an integer, which SQLite and Python''s runner'
+       || ' read differently: '
+       || (SELECT group_concat(place, ', ') FROM (SELECT place FROM import_odd_id LIMIT 3))
+       || CASE WHEN count(*) > 3 THEN ', ...' ELSE '' END
+FROM import_odd_id HAVING count(*) > 0;
+
 DROP TABLE IF EXISTS temp.import_check;
 CREATE TEMP TABLE import_check (
   twice_key INTEGER
@@ -477,6 +497,9 @@ CREATE TEMP TABLE import_check (
   nul_id INTEGER
     CONSTRAINT "import: an id holds \u0000; nothing imported"
     CHECK (nul_id = 0),
+  odd_id INTEGER
+    CONSTRAINT "import: an id is neither a string nor an integer; nothing imported"
+    CHECK (odd_id = 0),
   repeated INTEGER
     CONSTRAINT "import: a case id repeats within a run; nothing imported"
     CHECK (repeated = 0),
@@ -486,7 +509,7 @@ CREATE TEMP TABLE import_check (
 );
 INSERT INTO import_check
   SELECT (SELECT count(*) FROM import_twice_key), (SELECT count(*) FROM import_nul_id),
-         (SELECT count(*) FROM import_repeat),
+         (SELECT count(*) FROM import_odd_id), (SELECT count(*) FROM import_repeat),
          (SELECT count(*) FROM import_missing);
 
 -- Without any source of constraints a case keeps the runner's score: say so.
@@ -686,6 +709,7 @@ COMMIT;
 
 DROP TABLE temp.import_check;
 DROP TABLE temp.import_nul_id;
+DROP TABLE temp.import_odd_id;
 DROP TABLE temp.import_twice_key;
 DROP TABLE temp.import_missing;
 DROP TABLE temp.import_repeat;

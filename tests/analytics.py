@@ -1279,6 +1279,7 @@ def test_import_errors(t, sqlite, tmp):
     ds_noid_array = write("ds_noid.json", [{k: v for k, v in r.items() if k != "id" or i != 5}
                                            for i, r in enumerate(rows)])
     nul_id = write("nul_id.json", variant(lambda r: r["cases"][4].update(id="if-004\u0000x")))
+    odd_id = write("odd_id.json", variant(lambda r: r["cases"][4].update(id=True)))
     nan = write("nan.json", variant(lambda r: r["cases"][2].update(score=float("nan"))))
     utf16 = os.path.join(tmp, "utf16.json")
     with open(utf16, "w", encoding="utf-16") as f:
@@ -1292,6 +1293,8 @@ def test_import_errors(t, sqlite, tmp):
         '"score": 1.0,', '"score": 0.0, "score": 1.0,', 1))
     ds_nul_id = write("ds_nul_id.jsonl", text="\n".join(
         lines[:2] + [json.dumps(dict(rows[2], id=rows[2]["id"] + "\u0000"))] + lines[3:]))
+    ds_odd_id = write("ds_odd_id.jsonl", text="\n".join(
+        lines[:2] + [json.dumps(dict(rows[2], id=2.5))] + lines[3:]))
     missing = os.path.join(tmp, "absent.json")
     def stop(check):   # the CHECK constraint that stops the import, as the CLI says it
         return f"Runtime error near line N: CHECK constraint failed: import: {check} (19)\n"
@@ -1405,6 +1408,16 @@ def test_import_errors(t, sqlite, tmp):
         ("an id holding \\u0000", nul_id, DATASET,
          "import: 1 id holds \\u0000, which SQLite's JSON functions end a string at:"
          " cases[4] of run 20250611_091502\n" + stop("an id holds \\u0000; nothing imported")),
+        ("an id that is true", odd_id, DATASET,   # (read as 1 by SQLite: not in the dataset)
+         f"import: 1 case id of {odd_id} is not in the :dataset file {DATASET}: 1\n"
+         "import: 1 id is neither a JSON string nor an integer, which SQLite and Python's"
+         " runner read differently: cases[4] of run 20250611_091502 has true\n"
+         + stop("an id is neither a string nor an integer; nothing imported")),
+        ("a dataset id that is 2.5", RESULTS[0], ds_odd_id,
+         f"import: 1 case id of {RESULTS[0]} is not in the :dataset file {ds_odd_id}: if-003\n"
+         "import: 1 id is neither a JSON string nor an integer, which SQLite and Python's"
+         " runner read differently: the :dataset case on line 3 has 2.5\n"
+         + stop("an id is neither a string nor an integer; nothing imported")),
         ("a dataset id holding \\u0000", RESULTS[0], ds_nul_id,
          "import: 1 id holds \\u0000, which SQLite's JSON functions end a string at:"
          " the :dataset case on line 3\n" + stop("an id holds \\u0000; nothing imported")),
