@@ -225,6 +225,7 @@ td.score { white-space: normal; }
 .pair:first-of-type { margin-top: 6px; }
 .counts { color: var(--muted); font-size: 13px; }
 .empty { color: var(--muted); font-style: italic; margin: 6px 0; }
+.more { color: var(--muted); margin: 6px 0; }
 footer { color: var(--faint); font-size: 12px; margin: 18px 2px 0; }
 @media (max-width: 1000px) { th, td { padding: 5px 5px; }
   .badge { padding: 0 5px; font-size: 11px; } }
@@ -655,9 +656,17 @@ SELECT '<section id="changes"><h2>Regressions and fixes since each run''s predec
               JOIN rep_case AS fc ON fc.run_id = x.from_run AND fc.id = x.id
               WHERE x.to_run = t.run_id AND x.change <> 'unchanged'
               ORDER BY CASE x.change WHEN 'regressed' THEN 0 WHEN 'fixed' THEN 1 ELSE 2 END,
-                       tc.ord)
+                       tc.ord
+              LIMIT 100)
             HAVING count(*) > 0),
-            '<p class="empty">No case changed its verdict.</p>') AS block
+            '<p class="empty">No case changed its verdict.</p>')
+         -- a run that changed thousands of cases would make the page as long:
+         -- the first hundred, and where the rest are
+         || coalesce((SELECT '<p class="more" data-to="' || t.run_h || '">The first 100 of ' || count(*)
+                || ' changed cases; all are in the view case_changes (to_run = '''
+                || t.run_h || ''').</p>'
+              FROM case_changes AS x WHERE x.to_run = t.run_id AND x.change <> 'unchanged'
+              HAVING count(*) > 100), '') AS block
        FROM rep_run AS t WHERE t.prev_run IS NOT NULL
        ORDER BY t.slot DESC)),
      '<p class="empty">No run has a predecessor yet: import another run of the same model on the same dataset.</p>')

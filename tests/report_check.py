@@ -168,6 +168,26 @@ def many_db(analytics, sqlite, ext, tmp):
     return path
 
 
+def changes_db(analytics, sqlite, ext, tmp):
+    """Two runs of one model over 130 cases of their own constraints, the second
+    flipping every verdict (86 regressed, 44 fixed): more changed cases than the
+    page lists."""
+    path = os.path.join(tmp, "changes.db")
+    analytics.fresh_db(sqlite, path)
+    for k in range(2):
+        cases = [{"id": f"c{i:03d}", "constraints": {"max_words": 3},
+                  "agent_response": "a b" if (i % 3 != 0) != (k == 1) else "a b c d",
+                  "score": 1.0, "benchmark": "instruction_following"} for i in range(130)]
+        run = {"run_id": f"changes-{k}", "model": "m", "agent_endpoint": "http://m",
+               "completed_at": f"2025-08-0{k + 1}T10:00:00+00:00", "cases": cases}
+        results = os.path.join(tmp, f"changes-{k}.json")
+        with open(results, "w", encoding="utf-8") as f:
+            json.dump(run, f)
+        analytics.import_run(sqlite, path, results, dataset=None)
+    analytics.cli(sqlite, path, analytics.REGRADE, ext=ext)
+    return path
+
+
 def long_db(analytics, sqlite, ext, tmp):
     """Three runs with long unbroken model names and run ids, one id holding a
     right-to-left override: text that must wrap rather than widen the page."""
@@ -383,6 +403,11 @@ def check_report(t, g, analytics, page, db):
                 for x in sorted((x for x in changes if x[3] == b and x[11] != "unchanged"),
                                 key=lambda x: (["regressed", "fixed", "inconclusive"]
                                                .index(x[11]), cases_ord(con, b, x[4])))]
+        more = [p.text() for p in section.all("p", cls="more") if p.attrs.get("data-to") == b]
+        t.same(g, [f"The first 100 of {len(want)} changed cases; all are in the view"
+                   f" case_changes (to_run = '{b}')."] if len(want) > 100 else [], more,
+               f"changes {a} -> {b}: past 100 changed cases, where the rest are")
+        want = want[:100]
         got = []
         for tr in tb.all("tr"):
             if "data-id" not in tr.attrs:
@@ -437,7 +462,8 @@ def check_report(t, g, analytics, page, db):
     for r in order:
         tds = [td.text() for td in table.one("tr", data_run=r).all("td")]
         _, model, dataset, _, endpoint, pipeline, results_file, total = runs[r]
-        t.same(g, [r, model, dataset, endpoint, pipeline, results_file, str(total)],
+        shown = [r, model, dataset, endpoint, pipeline, results_file, total]
+        t.same(g, ["—" if x is None else str(x) for x in shown],   # (none: a dash)
                tds[:1] + tds[2:], f"where {r} came from")
     con.close()
     return root
@@ -492,6 +518,19 @@ def test_report(t, analytics, sqlite, ext, tmp):
     p = write_report(sqlite, many, root_dir)
     t.same(g, (0, b""), (p.returncode, p.stderr), "report of 14 runs")
     check_report(t, g, analytics, p.stdout.decode(), many)
+
+    # more changed cases than the page lists
+    changed = changes_db(analytics, sqlite, ext, tmp)
+    p = write_report(sqlite, changed, root_dir)
+    t.same(g, (0, b""), (p.returncode, p.stderr), "report of 130 changed cases")
+    root = check_report(t, g, analytics, p.stdout.decode(), changed)
+    t.same(g, ["The first 100 of 130 changed cases; all are in the view case_changes"
+               " (to_run = 'changes-1')."],
+           [x.text() for x in root.all("p", cls="more")], "130 changed cases: the first 100 listed")
+    t.same(g, (100, ["86 regressed · 44 fixed · 0 inconclusive · 0 unchanged"]),
+           (len(root.one("table", cls="changes").all("tr")) - 1,
+            [x.text() for x in root.all("span", cls="counts")]),
+           "130 changed cases: 100 rows, the counts of all")
 
     # an empty database, and runs never regraded (no stored checks)
     empty = os.path.join(tmp, "empty.db")
