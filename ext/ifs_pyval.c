@@ -221,17 +221,44 @@ static void step_digits(short_digits *sd, int up) {
   }
 }
 
-/* Shortest round-tripping digits of x > 0, finite.  When the nearest
-** p-digit decimal misses, its neighbour on the other side of x may still
-** round-trip (x a power of two: the interval below is half as wide). */
+/* Whether p digits can name x > 0: the nearest p-digit decimal, or, when it
+** misses, its neighbour on the other side of x (x a power of two: the
+** interval below is half as wide); the digits in *sd when they can. */
+static int digits_name(double x, int p, short_digits *sd) {
+  nearest_digits(x, p, sd);
+  double r = digits_value(sd);
+  if (r == x) return 1;
+  short_digits other = *sd;
+  step_digits(&other, r < x);
+  if (digits_value(&other) != x) return 0;
+  *sd = other;
+  return 1;
+}
+
+/* Shortest round-tripping digits of x > 0, finite.  If p digits can name x,
+** so can p + 1 (the p-digit decimal that does lies between x and the
+** nearest (p + 1)-digit decimal on its side, which is then the nearest or
+** its neighbour), so the fewest are found by bisection: one to three
+** digits first (0.5, 0.75, 0.125), then 15 to 17 (2/3 needs 16), then
+** between, each try a printf and a strtod or two.  Trying every count from
+** one took 16 tries for 2/3. */
 static void shortest_digits(double x, short_digits *sd) {
-  for (int p = 1; p <= 17; p++) {
-    nearest_digits(x, p, sd);
-    double r = digits_value(sd);
-    if (r == x) break;
-    short_digits other = *sd;
-    step_digits(&other, r < x);
-    if (digits_value(&other) == x) { *sd = other; break; }
+  int p = 1;
+  while (p <= 3 && !digits_name(x, p, sd)) p++;
+  if (p > 3) {
+    int lo = 3, hi = 17;   /* lo cannot, hi can */
+    short_digits best;
+    if (digits_name(x, 15, &best)) hi = 15;
+    else lo = 15;
+    if (hi == 17 && digits_name(x, 16, &best)) hi = 16;
+    else if (hi == 17) nearest_digits(x, 17, &best);   /* 17 always can */
+    while (hi - lo > 1) {
+      int mid = lo + (hi - lo) / 2;
+      short_digits t;
+      if (digits_name(x, mid, &t)) { hi = mid; best = t; }
+      else lo = mid;
+    }
+    *sd = best;
   }
   while (sd->nd > 1 && sd->dig[sd->nd - 1] == '0') sd->nd--;
 }

@@ -194,25 +194,32 @@ static void fn_pass(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 
 /* Appends internal text as a JSON string literal; surrogates (Python's
 ** lone surrogates, escaped input bytes among them) become \uXXXX escapes,
-** so the object is valid JSON and parses back to the reference's string. */
+** so the object is valid JSON and parses back to the reference's string.
+** Characters that need no escape go out in runs: plain ASCII without a
+** look-up, any other character as ifs_decode reads it (a stray byte reads
+** as a surrogate, and is escaped). */
 static int append_json_string(ifs_buf *out, const char *s, size_t n) {
   static const char hex[] = "0123456789abcdef";
   ifs_buf_append_char(out, '"');
-  size_t i = 0;
+  size_t plain = 0, i = 0;   /* s[plain..i) goes out as it is */
   while (i < n) {
+    unsigned char b = (unsigned char)s[i];
+    if (b >= 0x20 && b < 0x80 && b != '"' && b != '\\') { i++; continue; }
     size_t at = i;
     uint32_t cp = ifs_decode(s, n, &i);
+    if (cp >= 0x20 && cp != '"' && cp != '\\' && (cp < 0xD800 || cp > 0xDFFF)) continue;
+    ifs_buf_append(out, s + plain, at - plain);
+    plain = i;
     if (cp == '"' || cp == '\\') {
       char esc[2] = {'\\', (char)cp};
       ifs_buf_append(out, esc, 2);
-    } else if (cp < 0x20 || (cp >= 0xD800 && cp <= 0xDFFF)) {
+    } else {
       char esc[6] = {'\\', 'u', hex[cp >> 12], hex[(cp >> 8) & 15],
                      hex[(cp >> 4) & 15], hex[cp & 15]};
       ifs_buf_append(out, esc, 6);
-    } else {
-      ifs_buf_append(out, s + at, i - at);
     }
   }
+  ifs_buf_append(out, s + plain, n - plain);
   return ifs_buf_append_char(out, '"');
 }
 

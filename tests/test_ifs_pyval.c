@@ -2451,21 +2451,65 @@ START_TEST(test_float_repr) {
 }
 END_TEST
 
-/* Self-contained property check on many more doubles: the repr reads back
-** as the same double and no shorter digit string (the repr's digits cut by
-** one and rounded either way) does. */
+/* Whether a decimal of fewer significant digits than repr r has reads back
+** as d: the nearest such decimal and the ones a unit above and below it in
+** its last digit (the shortest search tries the nearest and its neighbour
+** across d). */
+static int shorter_reads_back(double d, const char *r) {
+  int nd = 0, zeros = 0, lead = 1;   /* significant digits, less trailing zeros */
+  for (const char *c = r; *c && *c != 'e'; c++) {
+    if (*c < '0' || *c > '9') continue;
+    if (lead && *c == '0') continue;
+    lead = 0;
+    nd++;
+    zeros = *c == '0' ? zeros + 1 : 0;
+  }
+  int p = nd - zeros - 1;
+  if (p < 1) return 0;
+  char buf[64];
+  snprintf(buf, sizeof buf, "%.*e", p - 1, fabs(d));
+  unsigned long long m = 0;
+  const char *c = buf;
+  for (; *c && *c != 'e'; c++)
+    if (*c >= '0' && *c <= '9') m = m * 10 + (unsigned long long)(*c - '0');
+  int e = atoi(c + 1) - (p - 1);
+  for (int step = -1; step <= 1; step++) {
+    snprintf(buf, sizeof buf, "%llue%d", m + (unsigned long long)step, e);
+    if (strtod(buf, NULL) == fabs(d)) return 1;
+  }
+  return 0;
+}
+
+/* One double: its repr reads back as it, and no shorter decimal does. */
+static void check_shortest(double d) {
+  if (!isfinite(d)) return;
+  ifs_buf b;
+  ifs_buf_init(&b);
+  ck_assert_int_eq(ifs_py_float_repr(d, &b), IFS_OK);
+  ck_assert_int_eq(ifs_buf_append_char(&b, '\0'), IFS_OK);
+  ck_assert_msg(strtod(b.p, NULL) == d, "%a -> %s", d, b.p);
+  ck_assert_msg(!shorter_reads_back(d, b.p), "%a -> %s: shorter reads back", d, b.p);
+  ifs_buf_free(&b);
+}
+
+/* Self-contained property check on many more doubles (random bits, the
+** scores k/n, powers of two and their neighbours): the repr reads back as
+** the same double, and no shorter decimal does. */
 START_TEST(test_float_repr_roundtrip) {
   uint64_t x = 88172645463325252ull;
   for (int k = 0; k < 100000; k++) {
     x ^= x << 13; x ^= x >> 7; x ^= x << 17;
     double d;
     memcpy(&d, &x, sizeof d);
-    if (!isfinite(d)) continue;
-    ifs_buf b;
-    ifs_buf_init(&b);
-    ck_assert_int_eq(ifs_py_float_repr(d, &b), IFS_OK);
-    ck_assert_msg(strtod(b.p, NULL) == d, "%a -> %s", d, b.p);
-    ifs_buf_free(&b);
+    check_shortest(d);
+  }
+  for (int k = 0; k <= 64; k++)
+    for (int n = 1; n <= 64; n++) check_shortest((double)k / n);
+  for (int e = -1074; e <= 1023; e += 7) {
+    double d = ldexp(1.0, e);
+    check_shortest(d);
+    check_shortest(nextafter(d, 0));
+    check_shortest(nextafter(d, INFINITY));
   }
 }
 END_TEST
