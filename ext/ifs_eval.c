@@ -857,13 +857,16 @@ static void plan_drop(ifs_evaluator *ev, size_t i) {
   ev->table[i].set = NULL;
 }
 
-/* A kept plan's slot, picked at random (there is one). */
+/* A kept plan's slot, picked at random (there is one; the table is at most
+** half full, so about two draws find one, each plan as likely as any). */
 static size_t random_slot(ifs_evaluator *ev) {
-  ev->rng ^= ev->rng << 13;
-  ev->rng ^= ev->rng >> 7;
-  ev->rng ^= ev->rng << 17;
-  size_t i = (size_t)ev->rng & (PLAN_TABLE - 1);
-  while (!ev->table[i].pl) i = (i + 1) & (PLAN_TABLE - 1);
+  size_t i;
+  do {
+    ev->rng ^= ev->rng << 13;
+    ev->rng ^= ev->rng >> 7;
+    ev->rng ^= ev->rng << 17;
+    i = (size_t)ev->rng & (PLAN_TABLE - 1);
+  } while (!ev->table[i].pl);
   return i;
 }
 
@@ -1515,12 +1518,14 @@ ifs_status ifs_evaluate_scores(ifs_evaluator *ev, const char *resp, size_t rn,
   /* the response is read before the plan is: a kept plan's lines come in meanwhile */
   plan *pl = plan_if_last(ev, cons, cn);
   const plan_next *expected = pl ? NULL : expected_plan(ev);
-  uint64_t h = pl || expected ? 0 : plan_hash_prefetch(ev, cons, cn);
+  int hashed = !pl && !expected;
+  uint64_t h = hashed ? plan_hash_prefetch(ev, cons, cn) : 0;
   row w = {0};
   if (!resp) { resp = ""; rn = 0; }
   if (read_response(ev, &w, resp, rn)) return IFS_NOMEM;
   if (!pl) pl = expected_plan_if(ev, expected, cons, cn);
-  if (!pl) pl = get_plan(ev, cons, cn, expected ? plan_hash(ev, cons, cn) : h);
+  expected = NULL;   /* get_plan may drop the plan it is part of */
+  if (!pl) pl = get_plan(ev, cons, cn, hashed ? h : plan_hash(ev, cons, cn));
   if (!pl) return IFS_NOMEM;
   follow_plan(ev, pl);
   r->plan = pl;

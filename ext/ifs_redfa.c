@@ -545,7 +545,7 @@ static void reset_states(ifs_redfa *d) {
     int32_t *tr = ifs_realloc(d->trans, (size_t)SMALL_STATES * d->width * sizeof *tr);
     if (st) d->st = st;
     if (tr) d->trans = tr;
-    if (st && tr) d->stcap = SMALL_STATES;
+    d->stcap = SMALL_STATES;   /* a failed shrink leaves the larger block */
   }
   memset(d->slots, -1, d->nslots * sizeof *d->slots);
   slots_insert(d, 0);

@@ -528,8 +528,8 @@ static uint32_t pick_below(ifs_regex_cache *c, uint32_t n) {
 #define NO_ENTRY UINT32_MAX
 
 /* Drops entries picked at random, never entry `keep`, until `adding` more
-** fit within the cache's bounds. */
-static void make_room(ifs_regex_cache *c, uint32_t keep, uint32_t adding) {
+** fit within the cache's bounds; where `keep` is then (it may have moved). */
+static uint32_t make_room(ifs_regex_cache *c, uint32_t keep, uint32_t adding) {
   while (c->count > (keep != NO_ENTRY) &&
          (c->count + adding > c->max_count || c->bytes > c->max_bytes)) {
     uint32_t k = pick_below(c, c->count);
@@ -537,13 +537,14 @@ static void make_room(ifs_regex_cache *c, uint32_t keep, uint32_t adding) {
     if (keep == c->count - 1) keep = k;   /* the last entry moves into k */
     cache_drop(c, k);
   }
+  return keep;
 }
 
 /* Translates and compiles a pattern into a new entry, making room for it.
 ** NULL only when memory ran out. */
 static centry *cache_fill(ifs_regex_cache *c, const char *pat, size_t pn,
                           uint64_t h, uint32_t map_base) {
-  make_room(c, NO_ENTRY, 1);
+  (void)make_room(c, NO_ENTRY, 1);
   if (c->count == c->cap && cache_grow(c)) return NULL;
   centry *slot = &c->ent[c->count];
   char *key = ifs_malloc(pn ? pn : 1);
@@ -571,11 +572,13 @@ static centry *cache_fill(ifs_regex_cache *c, const char *pat, size_t pn,
                     .callouts = callouts, .recount = 1 };
   slot->bytes = entry_bytes(slot);
   c->bytes += slot->bytes;
-  index_put(c, c->count++);
+  uint32_t k = c->count++;
+  index_put(c, k);
 #ifdef IFS_TESTING
   c->fills++;
 #endif
-  return slot;
+  k = make_room(c, k, 0);   /* its own bytes may take the cache past its bound */
+  return &c->ent[k];
 }
 
 /* The entry of a pattern (with a subject translation), NULL when none. */
@@ -602,13 +605,13 @@ static centry *cache_get(ifs_regex_cache *c, const char *pat, size_t pn, uint32_
 
 /* After a search with entry e: its bytes counted again (its DFA grew, its
 ** JIT or probe code was compiled) and the cache brought back within its
-** bounds, e kept. */
+** bounds, e kept (it may move: the caller is done with it). */
 static void settle(ifs_regex_cache *c, centry *e) {
   size_t b = entry_bytes(e);
   if (b == e->bytes) return;
   c->bytes = c->bytes - e->bytes + b;
   e->bytes = b;
-  make_room(c, (uint32_t)(e - c->ent), 0);
+  (void)make_room(c, (uint32_t)(e - c->ent), 0);
 }
 
 /* 0 when the subject is strict UTF-8 (PCRE2 can take it as is); else,
