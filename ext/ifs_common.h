@@ -117,6 +117,16 @@ void ifs_seen_free(ifs_seen *s);
 ** when the record cannot be allocated: IFS_NOMEM). */
 ifs_status ifs_seen_add(ifs_seen *s, uint64_t h, int *before);
 
+/* The next value of a xorshift64 generator (its state never 0): what the
+** caches pick to drop, the same on every run. */
+static inline uint64_t ifs_xorshift64(uint64_t *state) {
+  uint64_t x = *state;
+  x ^= x << 13;
+  x ^= x >> 7;
+  x ^= x << 17;
+  return *state = x;
+}
+
 /* Asks the CPU to bring the n bytes at p into its cache, every line at once,
 ** for data read soon after and likely cold (nothing where the compiler has
 ** no prefetch).  The empty asm is a side effect the compiler must keep: a

@@ -861,12 +861,8 @@ static void plan_drop(ifs_evaluator *ev, size_t i) {
 ** half full, so about two draws find one, each plan as likely as any). */
 static size_t random_slot(ifs_evaluator *ev) {
   size_t i;
-  do {
-    ev->rng ^= ev->rng << 13;
-    ev->rng ^= ev->rng >> 7;
-    ev->rng ^= ev->rng << 17;
-    i = (size_t)ev->rng & (PLAN_TABLE - 1);
-  } while (!ev->table[i].pl);
+  do i = (size_t)ifs_xorshift64(&ev->rng) & (PLAN_TABLE - 1);
+  while (!ev->table[i].pl);
   return i;
 }
 

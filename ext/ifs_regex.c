@@ -517,14 +517,6 @@ static void cache_drop(ifs_regex_cache *c, uint32_t k) {
   memset(&c->ent[last], 0, sizeof c->ent[last]);
 }
 
-/* A number below n, from the cache's own xorshift generator. */
-static uint32_t pick_below(ifs_regex_cache *c, uint32_t n) {
-  c->rng ^= c->rng << 13;
-  c->rng ^= c->rng >> 7;
-  c->rng ^= c->rng << 17;
-  return (uint32_t)(c->rng % n);
-}
-
 #define NO_ENTRY UINT32_MAX
 
 /* Drops entries picked at random, never entry `keep`, until `adding` more
@@ -532,7 +524,7 @@ static uint32_t pick_below(ifs_regex_cache *c, uint32_t n) {
 static uint32_t make_room(ifs_regex_cache *c, uint32_t keep, uint32_t adding) {
   while (c->count > (keep != NO_ENTRY) &&
          (c->count + adding > c->max_count || c->bytes > c->max_bytes)) {
-    uint32_t k = pick_below(c, c->count);
+    uint32_t k = (uint32_t)(ifs_xorshift64(&c->rng) % c->count);
     if (k == keep) k = (k + 1) % c->count;
     if (keep == c->count - 1) keep = k;   /* the last entry moves into k */
     cache_drop(c, k);
