@@ -235,31 +235,32 @@ static int digits_name(double x, int p, short_digits *sd) {
   return 1;
 }
 
-/* Shortest round-tripping digits of x > 0, finite.  If p digits can name x,
-** so can p + 1 (the p-digit decimal that does lies between x and the
-** nearest (p + 1)-digit decimal on its side, which is then the nearest or
-** its neighbour), so the fewest are found by bisection: one to three
-** digits first (0.5, 0.75, 0.125), then 15 to 17 (2/3 needs 16), then
-** between, each try a printf and a strtod or two.  Trying every count from
-** one took 16 tries for 2/3. */
+/* Fewest digits past three that name x: 15 name most doubles, and 16 or 17
+** the rest (17 always can).  If p digits can name x, so can p + 1 (the
+** p-digit decimal that does lies between x and the nearest (p + 1)-digit
+** decimal on its side, which is then the nearest or its neighbour), so
+** below 15 the fewest are found by bisection.  Each try is a printf and a
+** strtod or two; trying every count from one took 16 tries for 2/3. */
+static void fewest_digits_past_three(double x, short_digits *sd) {
+  if (!digits_name(x, 15, sd)) {
+    if (!digits_name(x, 16, sd)) nearest_digits(x, 17, sd);
+    return;
+  }
+  int lo = 3, hi = 15;   /* lo cannot, hi can: sd holds hi's digits */
+  while (hi - lo > 1) {
+    int mid = lo + (hi - lo) / 2;
+    short_digits t;
+    if (digits_name(x, mid, &t)) { hi = mid; *sd = t; }
+    else lo = mid;
+  }
+}
+
+/* Shortest round-tripping digits of x > 0, finite: one to three digits
+** first (0.5, 0.75, 0.125, the commonest scores), then the rest. */
 static void shortest_digits(double x, short_digits *sd) {
   int p = 1;
   while (p <= 3 && !digits_name(x, p, sd)) p++;
-  if (p > 3) {
-    int lo = 3, hi = 17;   /* lo cannot, hi can */
-    short_digits best;
-    if (digits_name(x, 15, &best)) hi = 15;
-    else lo = 15;
-    if (hi == 17 && digits_name(x, 16, &best)) hi = 16;
-    else if (hi == 17) nearest_digits(x, 17, &best);   /* 17 always can */
-    while (hi - lo > 1) {
-      int mid = lo + (hi - lo) / 2;
-      short_digits t;
-      if (digits_name(x, mid, &t)) { hi = mid; best = t; }
-      else lo = mid;
-    }
-    *sd = best;
-  }
+  if (p > 3) fewest_digits_past_three(x, sd);
   while (sd->nd > 1 && sd->dig[sd->nd - 1] == '0') sd->nd--;
 }
 
