@@ -102,26 +102,36 @@ CREATE TEMP TABLE import_file (
   kind TEXT PRIMARY KEY,
   path TEXT,
   body TEXT,
-  parses INTEGER,
+  is_json INTEGER,        -- body is one JSON value
+  top    TEXT,            -- and its first character ('[' an array, '{' an object)
+  parses INTEGER,         -- it is JSON, or (a dataset) JSONL
   bad_line INTEGER,       -- a dataset that does not parse: its first line that is not
   bad_why TEXT            -- one JSON value, and why
 );
-INSERT INTO import_file (kind, path, body, parses)
-  SELECT 'results', :results, body, json_valid(body)
-  FROM (SELECT CASE WHEN substr(b, 1, 1) = char(65279) THEN substr(b, 2) ELSE b END AS body
-        FROM (SELECT CAST(readfile(:results) AS TEXT) AS b));
-INSERT INTO import_file (kind, path, body, parses)
-  SELECT 'dataset', :dataset, body,
-         json_valid(body)
-         OR (json_valid(lines)   -- (json_each given '[]' where lines is not JSON)
-             AND NOT EXISTS (SELECT 1 FROM json_each(CASE WHEN json_valid(lines)
-                                                          THEN lines ELSE '[]' END) AS e
-                             WHERE json_array_length(e.value) > 1))
-  FROM (SELECT body, '[[' || replace(body, char(10), '],[') || ']]' AS lines
-        FROM (SELECT CASE WHEN substr(b, 1, 1) = char(65279) THEN substr(b, 2) ELSE b END
-                       AS body
-              FROM (SELECT CAST(readfile(:dataset) AS TEXT) AS b)))
-  WHERE :dataset IS NOT NULL;
+-- One step at a time, so that each holds one copy of a file's text more: SQLite
+-- evaluates a subquery's column where it is used, and a JSON function keeps its
+-- parse of a text until the statement ends.
+INSERT INTO import_file (kind, path, body)
+  SELECT 'results', :results, CAST(readfile(:results) AS TEXT);
+INSERT INTO import_file (kind, path, body)
+  SELECT 'dataset', :dataset, CAST(readfile(:dataset) AS TEXT) WHERE :dataset IS NOT NULL;
+UPDATE import_file SET body = substr(body, 2) WHERE substr(body, 1, 1) = char(65279);
+UPDATE import_file SET is_json = json_valid(body);
+UPDATE import_file SET top = substr(ltrim(body, ' ' || char(9, 10, 13)), 1, 1) WHERE is_json;
+-- A dataset that is neither an array nor an object may be JSONL: each line L
+-- becomes [L], the lines an array of those ([[L1],[L2],[]] for a blank third
+-- line), kept if that is JSON and no line holds two values. (A table of its
+-- own, so that no update rewrites the file's text.)
+DROP TABLE IF EXISTS temp.import_jsonl;
+CREATE TEMP TABLE import_jsonl (lines TEXT);
+INSERT INTO import_jsonl
+  SELECT '[[' || replace(body, char(10), '],[') || ']]' FROM import_file
+  WHERE kind = 'dataset' AND body IS NOT NULL AND top IS NOT '[' AND top IS NOT '{';
+DELETE FROM import_jsonl WHERE NOT json_valid(lines);
+DELETE FROM import_jsonl
+WHERE EXISTS (SELECT 1 FROM json_each(lines) AS e WHERE json_array_length(e.value) > 1);
+UPDATE import_file
+SET parses = is_json OR (kind = 'dataset' AND EXISTS (SELECT 1 FROM import_jsonl));
 -- The lines as a JSON array of strings (quotes, backslashes, tabs and carriage
 -- returns escaped; another control character leaves the line unknown).
 UPDATE import_file SET (bad_line, bad_why) = (
@@ -185,24 +195,20 @@ CREATE TEMP TABLE import_dataset (
   value TEXT,
   place TEXT                  -- for messages: 'at [3]', 'on line 4'; NULL: the one object
 );
--- A JSON array, a single object, or JSONL: each line L becomes [L], the lines
--- an array of those ([[L1],[L2],[]] for a blank third line). Every value is
+-- A JSON array, a single object, or JSONL (import_jsonl). Every value is
 -- JSON text (json_each gives an element that is a string as its text).
 INSERT INTO import_dataset (ord, id, value, place)
-  WITH src AS (SELECT body FROM import_file WHERE kind = 'dataset'),
+  WITH src AS (SELECT body, top FROM import_file WHERE kind = 'dataset'),
   item (ord, value, place) AS (
     SELECT e.key, CASE WHEN e.type = 'text' THEN json_quote(e.value) ELSE e.value END,
            'at [' || e.key || ']'
-    FROM src, json_each(src.body) AS e
-    WHERE json_valid(src.body) AND json_type(src.body) = 'array'
+    FROM src, json_each(src.body) AS e WHERE src.top = '['
     UNION ALL
-    SELECT 0, src.body, NULL FROM src
-    WHERE json_valid(src.body) AND json_type(src.body) = 'object'
+    SELECT 0, src.body, NULL FROM src WHERE src.top = '{'
     UNION ALL
     SELECT e.key, e.value -> '$[0]', 'on line ' || (e.key + 1)
-    FROM src, json_each('[[' || replace(src.body, char(10), '],[') || ']]') AS e
-    WHERE NOT (json_valid(src.body) AND json_type(src.body) IN ('array', 'object'))
-      AND json_array_length(e.value) > 0
+    FROM import_jsonl, json_each(import_jsonl.lines) AS e
+    WHERE json_array_length(e.value) > 0
   )
   SELECT ord, CAST(value ->> '$.id' AS TEXT), value, place FROM item;
 
@@ -224,37 +230,35 @@ CREATE TEMP TABLE import_run (
   value  TEXT,
   model  TEXT,            -- runs.model: the file's "model", else its endpoint
   dataset TEXT,           -- runs.dataset: :dataset_name, else the :dataset file's name
-  benchmark TEXT          -- the fallback for its cases
+  benchmark TEXT,         -- the fallback for its cases
+  head   TEXT             -- value without its cases, whose keys the columns above are
 );
-INSERT INTO import_run
-  WITH doc AS (SELECT body FROM import_file WHERE kind = 'results'),
-  run (pos, value) AS (   -- (an element that is a string quoted back into JSON)
-    SELECT e.key, CASE WHEN e.type = 'text' THEN json_quote(e.value) ELSE e.value END
-    FROM doc, json_each(doc.body) AS e WHERE json_type(doc.body) = 'array'
-    UNION ALL
-    SELECT NULL, doc.body FROM doc WHERE json_type(doc.body) <> 'array'
-  ),
-  named AS (
-    SELECT pos, value, value ->> '$.pipeline' AS pipeline FROM run
-  ),
-  base AS (   -- the pipeline's file name: strip everything up to the last '/'
-    SELECT pos, value, pipeline,
-           substr(pipeline, length(rtrim(pipeline, replace(pipeline, '/', ''))) + 1) AS file
-    FROM named
-  )
-  SELECT pos, CAST(value ->> '$.run_id' AS TEXT), value,
-         coalesce(value ->> '$.model', value ->> '$.agent_endpoint'),
+-- A statement keeps each JSON function's parse of a text until it ends, so the
+-- runs are split out and their keys read in steps: only one function at a time
+-- reads a whole file or run.
+INSERT INTO import_run (pos, value)
+  SELECT e.key, CASE WHEN e.type = 'text' THEN json_quote(e.value) ELSE e.value END
+  FROM import_file AS f, json_each(f.body) AS e
+  WHERE f.kind = 'results' AND f.top = '['
+  UNION ALL
+  SELECT NULL, body FROM import_file WHERE kind = 'results' AND top IS NOT '[';
+UPDATE import_run SET head = json_remove(value, '$.cases');
+UPDATE import_run SET (run_id, model, dataset, benchmark) = (
+  SELECT CAST(head ->> '$.run_id' AS TEXT),
+         coalesce(head ->> '$.model', head ->> '$.agent_endpoint'),
          (SELECT coalesce(CAST(:dataset_name AS TEXT),
                           substr(p, length(rtrim(p, replace(p, '/', ''))) + 1))
           FROM (SELECT replace(path, '\', '/') AS p FROM import_file
                 WHERE kind = 'dataset'
                 UNION ALL SELECT NULL
                 WHERE NOT EXISTS (SELECT 1 FROM import_file WHERE kind = 'dataset'))),
-         coalesce(value ->> '$.benchmark',
+         coalesce(head ->> '$.benchmark',
                   CASE WHEN file LIKE '%.yaml' THEN substr(file, 1, length(file) - 5)
                        WHEN file LIKE '%.yml'  THEN substr(file, 1, length(file) - 4)
                        ELSE file END)
-  FROM base;
+  FROM (SELECT substr(pipeline, length(rtrim(pipeline, replace(pipeline, '/', ''))) + 1)
+                 AS file
+        FROM (SELECT head ->> '$.pipeline' AS pipeline)));
 
 -- ---- checks on the runs and the dataset's ids ------------------------------
 -- Each failing check prints what it found to stderr (.once stderr); then a
@@ -598,9 +602,9 @@ SELECT 'import: ' || group_concat('run ' || run_id || CASE
          ELSE '''s completed_at ' || at || ' is not a time SQLite reads' END, '; ')
        || ' (ISO 8601, such as 2025-06-11T09:21:47+00:00): run-to-run changes and the'
        || ' report do not place it by when it ran'
-FROM (SELECT run_id, value ->> '$.completed_at' AS at FROM import_run
-      WHERE json_type(value, '$.completed_at') IS NOT 'text'
-         OR julianday(value ->> '$.completed_at') IS NULL
+FROM (SELECT run_id, head ->> '$.completed_at' AS at FROM import_run
+      WHERE json_type(head, '$.completed_at') IS NOT 'text'
+         OR julianday(head ->> '$.completed_at') IS NULL
       ORDER BY pos)
 HAVING count(*) > 0;
 
@@ -636,8 +640,8 @@ HAVING count(*) > 0;
 
 INSERT INTO runs (run_id, completed_at, agent_endpoint, model, pipeline, total_cases,
                   summary, dataset, results_file)
-  SELECT run_id, value ->> '$.completed_at', value ->> '$.agent_endpoint', model,
-         value ->> '$.pipeline', value ->> '$.total_cases', value -> '$.summary', dataset,
+  SELECT run_id, head ->> '$.completed_at', head ->> '$.agent_endpoint', model,
+         head ->> '$.pipeline', head ->> '$.total_cases', head -> '$.summary', dataset,
          CAST(:results AS TEXT)
   FROM import_run WHERE true
   ON CONFLICT (run_id) DO UPDATE SET
@@ -722,5 +726,6 @@ DROP TABLE temp.import_run;
 DROP TABLE temp.import_dataset_by_id;
 DROP TABLE temp.import_dataset;
 DROP TABLE temp.import_file;
+DROP TABLE temp.import_jsonl;
 DROP TABLE temp.import_file_check;
 DROP TABLE temp.import_schema;

@@ -31,6 +31,9 @@ on any failure):
               run_summary against the runner's formula over the same data.
   errors      each way the import stops: the exact message, exit 1, the database
               unchanged; schema.sql on an older database, and sql/upgrade.sql.
+  memory      sql/import.sql on a 13 MB results file and a 13 MB JSONL dataset:
+              every case imported, and SQLite's peak heap (.stats) at most 6
+              times the larger file.
   regrade     the four fixture runs regraded: `checks` row by row against the
               oracle, case_changes against pairs computed here (the known
               regressions and fixes), every table the regrade prints against
@@ -1503,6 +1506,55 @@ CREATE TABLE cases (run_id TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCA
 
 # ---------------------------------------------------------------- regrade
 
+def peak_heap_mb(sqlite, script, params, db):
+    """(SQLite's peak heap in MB, exit status) of the CLI running script: the
+    high-water mark that `.stats on` prints after each statement (the JSON
+    parses, readfile() and the copies of values are all on that heap)."""
+    args = [sqlite, "-bail", "-cmd", ".stats on"]
+    for name, value in params:
+        args += ["-cmd", f".parameter set {name} {value}"]
+    args.append(db)
+    with open(script, encoding="utf-8") as f:
+        p = subprocess.run(args, stdin=f, capture_output=True, cwd=ROOT)
+    highs = re.findall(rb"Memory Used: +\d+ \(max (\d+)\) bytes", p.stdout)
+    return (max(int(h) for h in highs) / 2 ** 20 if highs else None), p.returncode
+
+
+def test_import_memory(t, sqlite, tmp):
+    """The import holds a few copies of a file's text, not one per JSON
+    function that reads it (SQLite keeps each one's parse to the statement's
+    end): a 4,000-case run and its JSONL dataset, 13 MB each."""
+    rng = random.Random(7)
+    words = "the model answers each question with a short paragraph and a list".split()
+
+    def text(n):
+        return " ".join(rng.choice(words) for _ in range(n))
+    results, dataset = os.path.join(tmp, "big_results.json"), os.path.join(tmp, "big.jsonl")
+    cases = [{"id": f"case-{i}", "agent_response": text(600), "score": 1.0, "passed": True,
+              "reason": "ok"} for i in range(4000)]
+    with open(results, "w", encoding="utf-8") as f:
+        json.dump({"run_id": "big", "model": "m", "completed_at": "2025-01-01T00:00:00Z",
+                   "cases": cases}, f)
+    with open(dataset, "w", encoding="utf-8") as f:
+        for i in range(4000):
+            f.write(json.dumps({"id": f"case-{i}", "constraints": {"max_words": 500},
+                                "input": text(600)}) + "\n")
+    db = os.path.join(tmp, "big.db")
+    fresh_db(sqlite, db)
+    peak, code = peak_heap_mb(sqlite, IMPORT, [(":results", results), (":dataset", dataset)], db)
+    t.same("memory", 0, code, "the import's exit status")
+    con = sqlite3.connect(db)
+    t.same("memory", [(4000, 4000, 600 * 4000)],
+           con.execute("SELECT count(*), count(input), sum(length(agent_response)"
+                       " - length(replace(agent_response, ' ', '')) + 1) FROM cases").fetchall(),
+           "cases, inputs and words imported")
+    con.close()
+    size = max(os.path.getsize(results), os.path.getsize(dataset)) / 2 ** 20
+    t.check("memory", peak is not None and peak <= 6 * size,
+            f"the import's peak memory: {peak:.0f} MB, more than 6 times the larger file"
+            f" ({size:.1f} MB)")
+
+
 def sections(stdout):
     """The regrade's printed tables (.mode tabs, headers on): title -> rows."""
     out = {}
@@ -1715,6 +1767,7 @@ def main():
                 ("summary", lambda: test_summary(t, rng)),
                 ("scripts", lambda: test_scripts(t, ext, args.sqlite, tmp)),
                 ("errors", lambda: test_import_errors(t, args.sqlite, tmp)),
+                ("memory", lambda: test_import_memory(t, args.sqlite, tmp)),
                 ("regrade", lambda: test_regrade(t, ext, args.sqlite, tmp)),
                 ("report", lambda: report_check.test_report(
                     t, sys.modules[__name__], args.sqlite, ext, tmp)),
