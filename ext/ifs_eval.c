@@ -444,7 +444,7 @@ static ifs_status offer_list(ifs_evaluator *ev, const list_offer *o) {
     nd[i].low_len = (uint32_t)c->low_len;
   }
   ifs_list l = {ev->wtext.p + o->text, o->text_end - o->text, nd, k, 0, 0, 0};
-  return ifs_list_cache_offer(ev->compiled, o->json->str, o->json->len, &l);
+  return ifs_list_cache_offer(ev->compiled, o->json->str, o->json->len, &l, ev->copied, 2);
 }
 
 /* The lists compiled from their JSON this time, offered to the cache. */

@@ -38,11 +38,14 @@ typedef struct ifs_list {
   uint64_t kept, finds;
 } ifs_list;
 
-/* Entries of a cache; the largest JSON text and needles' text one keeps.
-** A list of fewer than IFS_LIST_CACHE_EAGER needles is kept the second
-** time it is offered (a case's own words, new on every row, are not). */
+/* Entries of a cache; the largest JSON text and needles' text one keeps;
+** the bytes all entries may hold with their sets (one of the largest lists
+** holds about 4.4 MB with its set).  A list of fewer than
+** IFS_LIST_CACHE_EAGER needles is kept the second time it is offered (a
+** case's own words, new on every row, are not). */
 #define IFS_LIST_CACHE_ENTRIES 8
 #define IFS_LIST_CACHE_MAX ((size_t)1 << 20)
+#define IFS_LIST_CACHE_BYTES ((size_t)16 << 20)
 #define IFS_LIST_CACHE_EAGER 32
 
 ifs_list_cache *ifs_list_cache_new(void);   /* NULL when out of memory */
@@ -50,7 +53,7 @@ void ifs_list_cache_free(ifs_list_cache *c);
 
 /* The length of a kept list's JSON text that s[0..n) starts with, with
 ** that list in *list; 0 when none.  A list found stays valid until the
-** next ifs_list_cache_offer. */
+** next ifs_list_cache_offer that is not told it is held. */
 size_t ifs_list_cache_find(ifs_list_cache *c, const char *s, size_t n, ifs_list *list);
 
 /* The needle set of a list found (ifs_list_cache_find), built the first
@@ -66,8 +69,21 @@ const char *ifs_list_cache_json(const ifs_list_cache *c, size_t at, uint64_t kep
 
 /* Offers a list just compiled from json[0..jn) (a valid JSON array): kept
 ** (copied) when it comes back or is long, in place of the entry offered or
-** found least recently.  IFS_OK, or IFS_NOMEM. */
+** found least recently, and of as many more as the cache's bytes need;
+** never in place of the lists found that the caller holds still,
+** held[0..nheld) (k 0: none), which stay valid (any other list found does
+** not).  Not kept when it fits only in their place.  IFS_OK, or
+** IFS_NOMEM. */
 ifs_status ifs_list_cache_offer(ifs_list_cache *c, const char *json, size_t jn,
-                                const ifs_list *list);
+                                const ifs_list *list, const ifs_list *held, size_t nheld);
+
+#ifdef IFS_TESTING
+/* Test hook: the cache's bound in bytes, in place of IFS_LIST_CACHE_BYTES. */
+void ifs_test_list_cache_bound(ifs_list_cache *c, size_t bytes);
+
+/* Test hook: the bytes the cache counts for its entries, and how many it
+** holds (*kept); (size_t)-1 when the count is not their sum. */
+size_t ifs_test_list_cache_bytes(const ifs_list_cache *c, size_t *kept);
+#endif
 
 #endif

@@ -7,8 +7,9 @@
 ** least recently is the one replaced, so a list found on every call stays;
 ** a list past the bound is not kept, nor a list kept already again; a
 ** list found is named by its entry and when it was kept, by which its JSON
-** is had for as long as the cache holds it, and counts its finds; out of
-** memory keeps nothing and loses nothing.
+** is had for as long as the cache holds it, and counts its finds; the
+** cache keeps within its bytes, never dropping a list its caller holds; out
+** of memory keeps nothing and loses nothing.
 */
 #include "ifs_test.h"
 #include "ifs_list_cache.h"
@@ -66,7 +67,7 @@ static int finds(ifs_list_cache *c, const made *m, const char *tail) {
 }
 
 static void offer(ifs_list_cache *c, const made *m) {
-  ck_assert_int_eq(ifs_list_cache_offer(c, m->json, m->jn, &m->list), IFS_OK);
+  ck_assert_int_eq(ifs_list_cache_offer(c, m->json, m->jn, &m->list, NULL, 0), IFS_OK);
 }
 
 START_TEST(kept_lists_are_found) {
@@ -128,7 +129,7 @@ START_TEST(a_list_found_on_every_call_stays) {
   ck_assert(!finds(c, &other, ""));   /* replaced long since */
   /* offered again, a kept list is not copied again (nothing allocated) */
   ifs_test_fail_nth(1);
-  ifs_status rc = ifs_list_cache_offer(c, shared.json, shared.jn, &shared.list);
+  ifs_status rc = ifs_list_cache_offer(c, shared.json, shared.jn, &shared.list, NULL, 0);
   ifs_test_fail_nth(0);
   ck_assert_int_eq(rc, IFS_OK);
   ifs_list_cache_free(c);
@@ -184,12 +185,78 @@ START_TEST(too_big_or_empty_not_kept) {
   memset(big, ' ', sizeof big);
   memcpy(big, m.json, m.jn - 1);
   big[sizeof big - 1] = ']';
-  ck_assert_int_eq(ifs_list_cache_offer(c, big, sizeof big, &m.list), IFS_OK);
+  ck_assert_int_eq(ifs_list_cache_offer(c, big, sizeof big, &m.list, NULL, 0), IFS_OK);
   ifs_list got;
   ck_assert_uint_eq(ifs_list_cache_find(c, big, sizeof big, &got), 0);
   ifs_list empty = {"", 0, NULL, 0, 0, 0, 0};
-  ck_assert_int_eq(ifs_list_cache_offer(c, "[]", 2, &empty), IFS_OK);
+  ck_assert_int_eq(ifs_list_cache_offer(c, "[]", 2, &empty, NULL, 0), IFS_OK);
   ck_assert_uint_eq(ifs_list_cache_find(c, "[]", 2, &got), 0);
+  ifs_list_cache_free(c);
+}
+END_TEST
+
+/* The bytes the cache counts: their sum over its entries (checked by the
+** hook), and how many entries it holds. */
+static size_t counted(const ifs_list_cache *c, size_t *kept) {
+  size_t bytes = ifs_test_list_cache_bytes(c, kept);
+  ck_assert_uint_ne(bytes, (size_t)-1);
+  return bytes;
+}
+
+/* The cache within its bytes: lists least recently used dropped to make
+** room, several at once after a set was built (sets count once built, over
+** the bound until the next offer); a list the caller holds stays, and a
+** list that fits only in its place is not kept. */
+START_TEST(bytes_bounded) {
+  ifs_list_cache *c = ifs_list_cache_new();
+  made m[6];
+  for (int i = 0; i < 6; i++) make_other(&m[i], i);
+  size_t kept, one = counted(c, &kept);
+  ck_assert_uint_eq(one, 0);
+  offer(c, &m[0]);
+  one = counted(c, &kept);   /* the bytes of one such list, no set */
+  ck_assert_uint_eq(kept, 1);
+  ifs_test_list_cache_bound(c, 3 * one);
+  offer(c, &m[1]);
+  offer(c, &m[2]);
+  ck_assert_uint_eq(counted(c, &kept), 3 * one);
+  ck_assert_uint_eq(kept, 3);
+  offer(c, &m[3]);   /* m[0] goes */
+  ck_assert_uint_eq(counted(c, &kept), 3 * one);
+  ck_assert(!finds(c, &m[0], "") && finds(c, &m[1], "") && finds(c, &m[3], ""));
+  /* a set counts once built (here it is bigger than the bound); the next
+  ** offer makes room for it, dropping all three lists at once */
+  ifs_list got;
+  ck_assert_uint_eq(ifs_list_cache_find(c, m[2].json, m[2].jn, &got), m[2].jn);
+  const ifs_needle_set *set;
+  const char *set_text;
+  ck_assert_int_eq(ifs_list_cache_set(c, &got, &set, &set_text), IFS_OK);
+  size_t with_set = one + ifs_needle_set_bytes(set);
+  ck_assert_uint_gt(with_set, 3 * one);
+  ck_assert_uint_eq(counted(c, &kept), 2 * one + with_set);
+  offer(c, &m[4]);
+  ck_assert_uint_eq(counted(c, &kept), one);
+  ck_assert_uint_eq(kept, 1);
+  ck_assert(!finds(c, &m[1], "") && !finds(c, &m[2], "") && !finds(c, &m[3], ""));
+  ck_assert(finds(c, &m[4], ""));
+  /* a list the caller holds stays: m[4] goes, though found after it */
+  ifs_test_list_cache_bound(c, with_set + one);
+  offer(c, &m[2]);
+  ck_assert_uint_eq(ifs_list_cache_find(c, m[2].json, m[2].jn, &got), m[2].jn);
+  ck_assert_int_eq(ifs_list_cache_set(c, &got, &set, &set_text), IFS_OK);
+  ck_assert(finds(c, &m[4], ""));
+  ck_assert_uint_eq(counted(c, &kept), with_set + one);
+  ck_assert_int_eq(ifs_list_cache_offer(c, m[5].json, m[5].jn, &m[5].list, &got, 1), IFS_OK);
+  ck_assert_uint_eq(counted(c, &kept), with_set + one);
+  ck_assert(finds(c, &m[5], "") && !finds(c, &m[4], ""));
+  ck_assert_ptr_nonnull(ifs_list_cache_json(c, got.slot, got.kept));
+  /* a list that fits only in the place of the one held: not kept, and
+  ** nothing dropped for it */
+  ifs_test_list_cache_bound(c, with_set + one - 1);
+  ck_assert_int_eq(ifs_list_cache_offer(c, m[0].json, m[0].jn, &m[0].list, &got, 1), IFS_OK);
+  ck_assert(!finds(c, &m[0], ""));
+  ck_assert_ptr_nonnull(ifs_list_cache_json(c, got.slot, got.kept));
+  ck_assert(finds(c, &m[5], ""));
   ifs_list_cache_free(c);
 }
 END_TEST
@@ -203,9 +270,9 @@ START_TEST(out_of_memory_keeps_nothing) {
     ifs_test_fail_nth(n);
     ifs_list_cache *c = ifs_list_cache_new();
     if (c) {
-      ifs_status ra = ifs_list_cache_offer(c, a.json, a.jn, &a.list);
-      ifs_status rb = ifs_list_cache_offer(c, b.json, b.jn, &b.list);
-      ifs_status rb2 = ifs_list_cache_offer(c, b.json, b.jn, &b.list);
+      ifs_status ra = ifs_list_cache_offer(c, a.json, a.jn, &a.list, NULL, 0);
+      ifs_status rb = ifs_list_cache_offer(c, b.json, b.jn, &b.list, NULL, 0);
+      ifs_status rb2 = ifs_list_cache_offer(c, b.json, b.jn, &b.list, NULL, 0);
       ck_assert(ra == IFS_OK || ra == IFS_NOMEM);
       ck_assert_int_eq(finds(c, &a, ""), ra == IFS_OK);
       ck_assert_int_eq(finds(c, &b, ""), rb == IFS_OK && rb2 == IFS_OK);
@@ -225,6 +292,7 @@ static Suite *list_cache_suite(void) {
   tcase_add_test(tc, a_list_found_on_every_call_stays);
   tcase_add_test(tc, a_list_is_named_while_held);
   tcase_add_test(tc, too_big_or_empty_not_kept);
+  tcase_add_test(tc, bytes_bounded);
   tcase_add_test(tc, out_of_memory_keeps_nothing);
   suite_add_tcase(s, tc);
   return s;
