@@ -111,6 +111,9 @@ CREATE TEMP TABLE import_file (
 -- One step at a time, so that each holds one copy of a file's text more: SQLite
 -- evaluates a subquery's column where it is used, and a JSON function keeps its
 -- parse of a text until the statement ends.
+-- "string or blob too big" here: the file is longer than SQLite's longest string
+-- (SQLITE_MAX_LENGTH, 1,000,000,000 bytes unless built otherwise), which
+-- readfile() cannot return: split the runs into smaller files.
 INSERT INTO import_file (kind, path, body)
   SELECT 'results', :results, CAST(readfile(:results) AS TEXT);
 INSERT INTO import_file (kind, path, body)

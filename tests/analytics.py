@@ -1433,6 +1433,23 @@ def test_import_errors(t, sqlite, tmp):
                f"import error: {what}")
         t.same("errors", before, dump(db), f"a failed import changes nothing: {what}")
 
+    # a file longer than SQLite's longest string (here a limit lowered to 4,000
+    # bytes, below the results file): readfile()'s error, whose line is that of
+    # the statement below the comment that explains it
+    args = [sqlite, "-bail", "-cmd", ".limit length 4000", "-cmd",
+            f".parameter set :results {RESULTS[0]}", "-cmd", f".parameter set :dataset {DATASET}", db]
+    with open(IMPORT, encoding="utf-8") as f:
+        p = subprocess.run(args, stdin=f, capture_output=True, cwd=ROOT)
+    t.same("errors", (1, "Runtime error near line N: string or blob too big (18)\n"),
+           (p.returncode, error_text(p.stderr)), "import error: a file past SQLite's longest string")
+    t.same("errors", before, dump(db), "a failed import changes nothing: a file too long")
+    at = re.search(rb"near line (\d+)", p.stderr)
+    script = open(IMPORT, encoding="utf-8").read().split("\n")
+    t.check("errors", at is not None and "readfile(:results)" in script[int(at.group(1))]
+            and any('"string or blob too big" here' in line
+                    for line in script[int(at.group(1)) - 5:int(at.group(1))]),
+            f"the line the CLI names, and the comment above it: {p.stderr!r}")
+
     # a database without the schema (a mistyped path opens a new, empty one)
     bare = os.path.join(tmp, "bare.db")
     if os.path.exists(bare):
