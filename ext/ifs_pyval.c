@@ -235,8 +235,9 @@ static int digits_name(double x, int p, short_digits *sd) {
   return 1;
 }
 
-/* Fewest digits past three that name x: 15 name most doubles, and 16 or 17
-** the rest (17 always can).  If p digits can name x, so can p + 1 (the
+/* Fewest digits past three that name x: 15 name every double written with
+** 15 or fewer, 16 or 17 the others (17 always can; 2/3 needs 16).  If p
+** digits can name x, so can p + 1 (the
 ** p-digit decimal that does lies between x and the nearest (p + 1)-digit
 ** decimal on its side, which is then the nearest or its neighbour), so
 ** below 15 the fewest are found by bisection.  Each try is a printf and a
