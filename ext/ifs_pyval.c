@@ -9,7 +9,7 @@
 ** uses a small exact base-1e9 multiplication instead of the C library.
 **
 ** Entry points: ifs_py_str(), ifs_py_int(), ifs_py_truthy(),
-** ifs_py_float_repr(), ifs_int_cmp().
+** ifs_py_float_repr() (and its cache), ifs_int_cmp().
 */
 #include "ifs_pyval.h"
 #include "ifs_text.h"
@@ -300,6 +300,24 @@ ifs_status ifs_py_float_repr(double d, ifs_buf *out) {
     }
   }
   return ifs_buf_append(out, buf, o);
+}
+
+ifs_status ifs_py_float_repr_cached(ifs_repr_cache *cache, double d, ifs_buf *out) {
+  uint64_t bits;
+  memcpy(&bits, &d, sizeof bits);
+  /* the product's top bits: a short fraction's low bits are all zero */
+  unsigned slot = (unsigned)((bits * 0x9E3779B97F4A7C15ull) >> (64 - IFS_REPR_SLOT_BITS));
+  if (cache->len[slot] && cache->bits[slot] == bits)
+    return ifs_buf_append(out, cache->text[slot], cache->len[slot]);
+  size_t at = out->len;
+  if (ifs_py_float_repr(d, out)) return IFS_NOMEM;
+  size_t n = out->len - at;
+  if (n <= sizeof cache->text[slot]) {
+    memcpy(cache->text[slot], out->p + at, n);
+    cache->len[slot] = (unsigned char)n;
+    cache->bits[slot] = bits;
+  }
+  return IFS_OK;
 }
 
 /* ---- str() and repr() ---- */

@@ -28,7 +28,21 @@ int ifs_int_cmp(const char *dec, size_t n, uint64_t count);
 ** Deep nesting does not recurse.  IFS_OK or IFS_NOMEM. */
 ifs_status ifs_py_str(const ifs_jval *v, ifs_buf *out);
 
-/* repr(float) alone, for tests. */
+/* repr(float) appended to out: the shortest digits that read back as d. */
 ifs_status ifs_py_float_repr(double d, ifs_buf *out);
+
+/* The reprs of the floats printed last, by their bits.  A column of scores
+** holds few values (passed / total), and each repr costs a few printf and
+** strtod calls.  All zero is empty; one per connection, never shared. */
+#define IFS_REPR_SLOT_BITS 5
+#define IFS_REPR_SLOTS (1 << IFS_REPR_SLOT_BITS)
+typedef struct ifs_repr_cache {
+  uint64_t bits[IFS_REPR_SLOTS];
+  unsigned char len[IFS_REPR_SLOTS];   /* 0: an empty slot */
+  char text[IFS_REPR_SLOTS][24];       /* the longest repr: -2.2250738585072014e-308 */
+} ifs_repr_cache;
+
+/* ifs_py_float_repr(d, out) through the cache. */
+ifs_status ifs_py_float_repr_cached(ifs_repr_cache *cache, double d, ifs_buf *out);
 
 #endif

@@ -59,6 +59,7 @@ typedef struct ifs_conn {
   ifs_result res;            /* the result for memo's arguments */
   ifs_memo last;             /* the last row evaluated on this connection */
   ifs_buf in_a, in_b, out;   /* scratch for the helpers */
+  ifs_repr_cache reprs;      /* if_eval's scores, printed */
 } ifs_conn;
 
 static void conn_release(void *p) {
@@ -234,7 +235,7 @@ static void fn_eval(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (c->res.verdict == IFS_SCORED) {
     ifs_buf_append_str(out, "\"score\": ");
     size_t at = out->len;
-    ifs_py_float_repr(c->res.score, out);
+    ifs_py_float_repr_cached(&c->reprs, c->res.score, out);
     size_t n = out->len - at;
     ifs_buf_append_str(out, ", \"instruction_following\": ");
     ifs_buf_reserve(out, n);

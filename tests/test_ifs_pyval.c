@@ -2514,6 +2514,68 @@ START_TEST(test_float_repr_roundtrip) {
 }
 END_TEST
 
+/* The cached repr is the repr, on its first call and after: the scores
+** k/n, both zeros, NaN and infinities, random doubles (that evict one
+** another), and 2/3 with 5/6, which share a slot, taken in turn. */
+static void check_cached(ifs_repr_cache *cache, double d) {
+  ifs_buf want, got;
+  ifs_buf_init(&want);
+  ifs_buf_init(&got);
+  ck_assert_int_eq(ifs_py_float_repr(d, &want), IFS_OK);
+  ck_assert_int_eq(ifs_buf_append_str(&got, "x"), IFS_OK);   /* appends, as the plain one does */
+  ck_assert_int_eq(ifs_py_float_repr_cached(cache, d, &got), IFS_OK);
+  ck_assert(got.len == want.len + 1 && memcmp(got.p + 1, want.p, want.len) == 0);
+  ifs_buf_free(&want);
+  ifs_buf_free(&got);
+}
+
+START_TEST(test_float_repr_cached) {
+  ifs_repr_cache cache;
+  memset(&cache, 0, sizeof cache);
+  for (int pass = 0; pass < 2; pass++) {
+    for (int k = 0; k <= 12; k++)
+      for (int n = 1; n <= 12; n++) check_cached(&cache, (double)k / n);
+    const double odd[] = {0.0, -0.0, NAN, INFINITY, -INFINITY, 5e-324, -2.2250738585072014e-308,
+                          1.7976931348623157e308, 1e16, 1e-5};
+    for (size_t k = 0; k < sizeof odd / sizeof odd[0]; k++) check_cached(&cache, odd[k]);
+  }
+  for (int k = 0; k < 6; k++) check_cached(&cache, k % 2 ? 5.0 / 6 : 2.0 / 3);
+  ifs_buf b;
+  ifs_buf_init(&b);
+  ck_assert_int_eq(ifs_py_float_repr_cached(&cache, 2.0 / 3, &b), IFS_OK);
+  ck_assert_buf_eq(&b, "0.6666666666666666");
+  ifs_buf_clear(&b);
+  ck_assert_int_eq(ifs_py_float_repr_cached(&cache, -2.2250738585072014e-308, &b), IFS_OK);
+  ck_assert_buf_eq(&b, "-2.2250738585072014e-308");   /* the longest: it fits its slot */
+  /* A second call is answered from the slot: a slot's text changed by hand comes back. */
+  double three_quarters = 0.75;
+  check_cached(&cache, three_quarters);
+  uint64_t bits;
+  memcpy(&bits, &three_quarters, sizeof bits);
+  int held = 0;
+  for (int k = 0; k < IFS_REPR_SLOTS; k++) {
+    if (!cache.len[k] || cache.bits[k] != bits) continue;
+    held++;
+    ck_assert(cache.len[k] == 4 && memcmp(cache.text[k], "0.75", 4) == 0);
+    cache.text[k][3] = '6';
+  }
+  ck_assert_int_eq(held, 1);
+  ifs_buf_clear(&b);
+  ck_assert_int_eq(ifs_py_float_repr_cached(&cache, 0.75, &b), IFS_OK);
+  ck_assert_buf_eq(&b, "0.76");
+  ifs_buf_free(&b);
+  memset(&cache, 0, sizeof cache);
+  uint64_t x = 88172645463325252ull;
+  for (int k = 0; k < 20000; k++) {
+    x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+    double d;
+    memcpy(&d, &x, sizeof d);
+    check_cached(&cache, d);
+    check_cached(&cache, d);
+  }
+}
+END_TEST
+
 /* str() of containers nested a million deep, without recursion. */
 START_TEST(test_str_deep) {
   const size_t depth = 1000000;
@@ -2608,6 +2670,7 @@ static Suite *pyval_suite(void) {
   tcase_add_test(tc, test_str_nul);
   tcase_add_test(tc, test_float_repr);
   tcase_add_test(tc, test_float_repr_roundtrip);
+  tcase_add_test(tc, test_float_repr_cached);
   tcase_add_test(tc, test_str_deep);
   tcase_add_test(tc, test_nomem);
   suite_add_tcase(s, tc);
