@@ -40,6 +40,7 @@ SQLITE_EXTENSION_INIT1
 #include "ifs_pyval.h"
 #include "ifs_regex.h"
 #include "ifs_text.h"
+#include <limits.h>
 #include <string.h>
 
 /* if_version(): the build defines IFS_VERSION from the VERSION file
@@ -125,17 +126,28 @@ static int evaluate_args(sqlite3_context *ctx, sqlite3_value **argv, int explain
   return 0;
 }
 
-static void result_bytes(sqlite3_context *ctx, const char *p, size_t n) {
+/* Hands SQLite a copy of text.  When p[n] may be read (terminated: p is
+** an ifs_buf's whole text), is a NUL and the only one, the length goes as
+** -1: SQLite then marks the copy terminated, so whatever reads the result
+** as text (length(), LIKE, Python's fetch) does not copy it again to add
+** the NUL. */
+static void result_bytes(sqlite3_context *ctx, const char *p, size_t n, int terminated) {
+  if (terminated && p && n < INT_MAX && p[n] == 0 && !memchr(p, 0, n)) {
+    sqlite3_result_text(ctx, p, -1, SQLITE_TRANSIENT);
+    return;
+  }
   sqlite3_result_text64(ctx, p ? p : "", n, SQLITE_TRANSIENT, SQLITE_UTF8);
 }
 
 /* Returns internal UTF-8 as the bytes Python would write (escaped input
-** bytes back to themselves); scratch holds the copy when one is needed. */
-static void result_internal(sqlite3_context *ctx, const char *p, size_t n, ifs_buf *scratch) {
-  if (!p || !ifs_has_escaped_bytes(p, n)) { result_bytes(ctx, p, n); return; }
+** bytes back to themselves); scratch holds the copy when one is needed.
+** terminated: as for result_bytes. */
+static void result_internal(sqlite3_context *ctx, const char *p, size_t n, int terminated,
+                            ifs_buf *scratch) {
+  if (!p || !ifs_has_escaped_bytes(p, n)) { result_bytes(ctx, p, n, terminated); return; }
   ifs_buf_clear(scratch);
   if (ifs_to_external(p, n, scratch)) { sqlite3_result_error_nomem(ctx); return; }
-  result_bytes(ctx, scratch->p, scratch->len);
+  result_bytes(ctx, scratch->p, scratch->len, 1);
 }
 
 static void fn_score(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
@@ -150,7 +162,7 @@ static void fn_reason(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc;
   if (evaluate_args(ctx, argv, 1)) return;
   ifs_conn *c = sqlite3_user_data(ctx);
-  result_internal(ctx, c->res.reason.p, c->res.reason.len, &c->out);
+  result_internal(ctx, c->res.reason.p, c->res.reason.len, 1, &c->out);
 }
 
 /* The error for a threshold that is not a number, naming what it got (text
@@ -245,7 +257,7 @@ static void fn_eval(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   ifs_buf_append_str(out, "\"reason\": ");
   append_json_string(out, c->res.reason.p, c->res.reason.len);
   if (ifs_buf_append_char(out, '}')) { sqlite3_result_error_nomem(ctx); return; }
-  result_bytes(ctx, out->p, out->len);
+  result_bytes(ctx, out->p, out->len, 1);
   sqlite3_result_subtype(ctx, JSON_SUBTYPE);
 }
 
@@ -286,7 +298,7 @@ static void fn_lower(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (helper_arg(ctx, argv[0], &s, &n) || !s) return;
   ifs_buf_clear(&c->in_b);
   if (ifs_lower(s, n, &c->in_b)) { sqlite3_result_error_nomem(ctx); return; }
-  result_internal(ctx, c->in_b.p, c->in_b.len, &c->out);
+  result_internal(ctx, c->in_b.p, c->in_b.len, 1, &c->out);
 }
 
 static void fn_is_json(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
@@ -447,7 +459,7 @@ static int checks_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col
     case COL_SEQ: sqlite3_result_int64(ctx, (sqlite3_int64)c->row); break;
     case COL_KIND: sqlite3_result_text(ctx, ifs_kind_name(k->kind), -1, SQLITE_STATIC); break;
     case COL_LABEL:
-      result_internal(ctx, c->res.labels.p + k->label_at, k->label_len,
+      result_internal(ctx, c->res.labels.p + k->label_at, k->label_len, 0,
                       &((checks_vtab *)cur->pVtab)->conn->out);
       break;
     case COL_OK: sqlite3_result_int(ctx, k->ok != 0); break;

@@ -39,3 +39,6 @@ SELECT if_chars(x'00'), if_words(x'00'), if_words(x'20' || x'00' || x'20'), if_i
 SELECT hex(if_reason(x'610062', '{"max_chars": 2, "must_include": "\u0000"}'));
 SELECT hex(if_reason('ab', '{"must_include": "a\u0000"}'));
 SELECT hex(if_reason(x'5B305D00', '{"must_be_json": true}')), if_is_json(x'5B305D'), if_is_json(x'5B305D00');
+-- results with no NUL are handed over terminated, the others with their length
+SELECT length(if_reason('ab', '{"must_include": "abc"}')), if_reason('ab', '{"must_include": "abc"}') || '|', hex(if_lower('AB')) || '|' || length(if_lower(x'410042'));
+SELECT (SELECT hex(label) FROM if_checks('ab', '{"must_include": ["a\u0000", "b"]}') WHERE seq = 0), (SELECT label || '|' FROM if_checks('ab', '{"must_include": ["a\u0000", "b"]}') WHERE seq = 1), length(if_eval('ab', '{"must_include": "a\u0000"}'));
