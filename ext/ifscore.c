@@ -79,14 +79,17 @@ static void conn_release(void *p) {
 ** IFS_NOMEM when SQLite could not produce the text.  A TEXT value is read
 ** by its byte count first, which turns UTF-16 into UTF-8 in place, and
 ** then by its blob pointer: sqlite3_value_text would copy a text that came
-** from overflow pages again, only to end it with a NUL no one here reads. */
+** from overflow pages again, only to end it with a NUL no one here reads.
+** A count of 0 (an empty text, or a conversion that ran out of memory)
+** goes the long way, which tells the two apart. */
 static ifs_status arg_text(sqlite3_value *v, const char **s, size_t *n) {
   if (sqlite3_value_type(v) == SQLITE_TEXT) {
     int bytes = sqlite3_value_bytes(v);
-    *s = (const char *)sqlite3_value_blob(v);
-    *n = (size_t)bytes;
-    if (!*s && bytes == 0) *s = "";
-    return *s ? IFS_OK : IFS_NOMEM;
+    if (bytes > 0) {
+      *s = (const char *)sqlite3_value_blob(v);
+      *n = (size_t)bytes;
+      return *s ? IFS_OK : IFS_NOMEM;
+    }
   }
   *s = (const char *)sqlite3_value_text(v);
   *n = *s ? (size_t)sqlite3_value_bytes(v) : 0;

@@ -638,6 +638,14 @@ static const oom_stmt oom_stmts[] = {
    " (SELECT count(*) FROM if_checks(x.r, x.c)) AS n, if_lower(r) AS low FROM x;"
    " PRAGMA trusted_schema = OFF;",
    "SELECT * FROM v", 0, {A_NULL}},
+  /* a UTF-16 database: each text argument is converted to UTF-8 on the way
+  ** in, an allocation that may fail as well (short text and overflow pages) */
+  {"PRAGMA encoding = 'UTF-16le'; CREATE TABLE x(r, c); INSERT INTO x VALUES"
+   " ('Hello \xc4\xb0stanbul W\xc3\xb6rld', '{\"must_include\": [\"i\xcc\x87stanbul\","
+   " \"w\xc3\xb6rld\"], \"max_words\": 2}'), (printf('%.*c', 5000, 'y') || ' \xc3\x9c',"
+   " '{\"must_include\": \"\xc3\xbc\", \"max_chars\": 5002}');",
+   "SELECT if_score(r, c), if_reason(r, c), if_eval(r, c), if_words(r), if_chars(r) FROM x",
+   0, {A_NULL}},
 };
 
 static long oom_runs;
