@@ -45,10 +45,11 @@
 #define PREFIX_MAX 4     /* bytes of a position the filter tests */
 #define BUCKETS 16
 /* A set of few prefixes (a case's own ten words) is put in eight buckets:
-** its tables then fit one 16-byte lane, and the AVX2 loop tests 32
-** positions a step instead of 16.  Two prefixes sharing a bucket let
-** through a mix of their bytes; of twelve, at most four buckets hold two,
-** and the second tables turn most of those mixes down. */
+** its tables then fit one 16-byte lane, the AVX2 loop tests 32 positions a
+** step instead of 16, and the AVX-512 loop makes half the shuffles.  Two
+** prefixes sharing a bucket let through a mix of their bytes; of twelve,
+** at most four buckets hold two, and the second tables turn most of those
+** mixes down. */
 #define NARROW_BUCKETS 8
 #define NARROW_PREFIXES 12
 #define NO_LINK UINT32_MAX
@@ -1126,13 +1127,14 @@ AVX2_TARGET static size_t narrow_block_avx2(const tables *t, const tables *ext,
 #define WIDE_READ (WIDE + PREFIX_MAX - 1)
 #define WIDE_EXT_READ (WIDE + 2 * PREFIX_MAX - 1)
 
-/* Buckets 0-7 (*a) and 8-15 (*b) that tables tt allow at each of the 64
-** positions from p (the tables read from memory: held in registers, they
-** would be loaded again at every block with candidates, which costs more).
-** Unrolled: GCC keeps the loop otherwise, a branch and two register moves
-** per prefix byte. */
-AVX512_TARGET static inline void buckets_avx512(const tables *tt, const unsigned char *p,
-                                                __m512i *a, __m512i *b) {
+/* Buckets 0-7 (*a) and, unless narrow, 8-15 (*b) that tables tt allow at
+** each of the 64 positions from p (the tables read from memory: held in
+** registers, they would be loaded again at every block with candidates,
+** which costs more).  Unrolled: GCC keeps the loop otherwise, a branch and
+** two register moves per prefix byte. */
+#define AVX512_INLINE AVX512_TARGET static inline __attribute__((always_inline))
+AVX512_INLINE void buckets_avx512(const tables *tt, const unsigned char *p, __m512i *a,
+                                  __m512i *b, int narrow) {
   const __m512i nib = _mm512_set1_epi8(0x0F);
   *a = *b = _mm512_set1_epi8(-1);
 #pragma GCC unroll 4
@@ -1142,28 +1144,44 @@ AVX512_TARGET static inline void buckets_avx512(const tables *tt, const unsigned
     *a = _mm512_and_si512(*a, _mm512_and_si512(
         _mm512_shuffle_epi8(_mm512_broadcast_i32x4(LOAD16(tt->lo[k])), lo),
         _mm512_shuffle_epi8(_mm512_broadcast_i32x4(LOAD16(tt->hi[k])), hi)));
-    *b = _mm512_and_si512(*b, _mm512_and_si512(
-        _mm512_shuffle_epi8(_mm512_broadcast_i32x4(LOAD16(tt->lo[k] + 16)), lo),
-        _mm512_shuffle_epi8(_mm512_broadcast_i32x4(LOAD16(tt->hi[k] + 16)), hi)));
+    if (!narrow)
+      *b = _mm512_and_si512(*b, _mm512_and_si512(
+          _mm512_shuffle_epi8(_mm512_broadcast_i32x4(LOAD16(tt->lo[k] + 16)), lo),
+          _mm512_shuffle_epi8(_mm512_broadcast_i32x4(LOAD16(tt->hi[k] + 16)), hi)));
   }
+  if (narrow) *b = _mm512_setzero_si512();
 }
 
-AVX512_TARGET static size_t block_avx512(const tables *t, const tables *ext,
-                                         const unsigned char *h, size_t n, size_t q,
-                                         uint64_t *bits) {
+/* The AVX-512 loop in two shapes, as the AVX2 one: sixteen buckets, or a
+** narrow set's eight (half the shuffles a step). */
+AVX512_INLINE size_t loop_avx512(const tables *t, const tables *ext, const unsigned char *h,
+                                 size_t n, size_t q, uint64_t *bits, int narrow) {
   for (; q + WIDE_READ <= n; q += WIDE) {
     __m512i a, b, ea, eb;
-    buckets_avx512(t, h + q, &a, &b);
-    uint64_t m = _mm512_test_epi8_mask(_mm512_or_si512(a, b), _mm512_or_si512(a, b));
+    buckets_avx512(t, h + q, &a, &b, narrow);
+    __m512i any = _mm512_or_si512(a, b);
+    uint64_t m = _mm512_test_epi8_mask(any, any);
     if (m && q + WIDE_EXT_READ <= n) {   /* the bytes after the prefixes */
-      buckets_avx512(ext, h + q + PREFIX_MAX, &ea, &eb);
-      __m512i any = _mm512_or_si512(_mm512_and_si512(a, ea), _mm512_and_si512(b, eb));
+      buckets_avx512(ext, h + q + PREFIX_MAX, &ea, &eb, narrow);
+      any = _mm512_or_si512(_mm512_and_si512(a, ea), _mm512_and_si512(b, eb));
       m = _mm512_test_epi8_mask(any, any);
     }
     if (m) { *bits = m; return q; }
   }
   *bits = 0;
   return q;
+}
+
+AVX512_TARGET static size_t block_avx512(const tables *t, const tables *ext,
+                                         const unsigned char *h, size_t n, size_t q,
+                                         uint64_t *bits) {
+  return loop_avx512(t, ext, h, n, q, bits, 0);
+}
+
+AVX512_TARGET static size_t narrow_block_avx512(const tables *t, const tables *ext,
+                                                const unsigned char *h, size_t n, size_t q,
+                                                uint64_t *bits) {
+  return loop_avx512(t, ext, h, n, q, bits, 1);
 }
 #endif
 
@@ -1223,18 +1241,18 @@ static int vector_level(int level) {
 }
 
 /* The vector loop of a level vector_level() gave; level 0 scans nothing.
-** *width: the positions *bits covers (AVX-512 steps by WIDE, AVX2 by
-** NARROW for a narrow set, then, near the end, by BLOCK). */
+** *width: the positions *bits covers (AVX-512 steps by WIDE, then, near
+** the end, AVX2 by NARROW for a narrow set, then by BLOCK). */
 static size_t next_block(const tables *t, const tables *ext, const unsigned char *h, size_t n,
                          size_t q, int narrow, int level, uint64_t *bits, size_t *width) {
   unsigned b16 = 0;
   *width = BLOCK;
 #if IFS_X86_SIMD
   if (level == 3) {
-    q = block_avx512(t, ext, h, n, q, bits);
+    q = narrow ? narrow_block_avx512(t, ext, h, n, q, bits) : block_avx512(t, ext, h, n, q, bits);
     if (*bits) { *width = WIDE; return q; }
   }
-  if (level == 2 && narrow) {
+  if (level >= 2 && narrow) {
     q = narrow_block_avx2(t, ext, h, n, q, bits);
     if (*bits) { *width = NARROW; return q; }
   }

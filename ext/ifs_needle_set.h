@@ -14,7 +14,7 @@
 ** give the buckets that allow it; the AND over the four bytes is nonzero
 ** only where some prefix may start.  Vector shuffles look up sixteen
 ** positions at once (thirty-two with AVX2 and eight buckets, sixty-four
-** with AVX-512).
+** with AVX-512, with half the shuffles for eight buckets).
 ** Where some pass, the vector loops test the four bytes after the prefix
 ** too, with tables of what follows each bucket's prefixes: a four-byte
 ** prefix from a common word ("prov" of "I can't provide") is in most

@@ -567,9 +567,10 @@ START_TEST(test_prefix_choice) {
 END_TEST
 
 /* A set of at most twelve prefixes is narrow (eight buckets, 32 positions
-** a step in the AVX2 loop): each of its words is found at every position
-** of a text, by every loop, across the steps' seams and in the tail.  A
-** set of thirteen is not. */
+** a step in the AVX2 loop, 64 with half the shuffles in the AVX-512 one,
+** whose last steps are the AVX2 loop's): each of its words is found at
+** every position of a text, by every loop, across the steps' seams and in
+** the tail.  A set of thirteen is not. */
 START_TEST(test_narrow_sets) {
   static const char *const words[] = {"apology", "refuse", "cannot", "unable", "sorry",
                                       "policy", "ethical", "harmful", "illegal", "assist",
