@@ -193,6 +193,10 @@ static size_t set_needles(const char *s, size_t n, ifs_buf *all, ifs_span *span)
   return k;
 }
 
+/* The filter loops: bytes, SSSE3 (or NEON), AVX2, AVX-512 (each the best
+** below it that the CPU has). */
+#define SET_LEVELS 4
+
 /* The set's answers in s, for every filter loop, against lower-then-find
 ** and the one-needle search. */
 static void check_set_in(const ifs_needle_set *set, const ifs_buf *low, const ifs_span *span,
@@ -203,15 +207,15 @@ static void check_set_in(const ifs_needle_set *set, const ifs_buf *low, const if
   ifs_buf lt;
   ifs_buf_init(&lt);
   fuzz_assert(ifs_lower(s, n, &lt) == IFS_OK);
-  signed char got[3][SET_MAX];
+  signed char got[SET_LEVELS][SET_MAX];
   for (int ascii = sc.ascii; ascii >= 0; ascii--) {
-    for (int level = 0; level <= 2; level++)
+    for (int level = 0; level < SET_LEVELS; level++)
       ifs_test_needle_set_find_level(set, low->p, s, n, ascii, got[level], level);
     for (size_t i = 0; i < k; i++) {
       const char *nd = low->p + span[i].at;
       int want = span[i].len == 0 ||
                  (lt.len && ifs_find(lt.p, lt.len, nd, span[i].len) != NULL);
-      for (int level = 0; level <= 2; level++) {   /* -1: left to the caller */
+      for (int level = 0; level < SET_LEVELS; level++) {   /* -1: left to the caller */
         if (got[level][i] < 0 || got[level][i] == want) continue;
         fprintf(stderr, "set needle %zu [%.*s]: loop %d says %d, lower-then-find %d\n", i,
                 (int)span[i].len, nd, level, got[level][i], want);
