@@ -1127,19 +1127,29 @@ AVX2_TARGET static size_t narrow_block_avx2(const tables *t, const tables *ext,
 #define WIDE_READ (WIDE + PREFIX_MAX - 1)
 #define WIDE_EXT_READ (WIDE + 2 * PREFIX_MAX - 1)
 
+#define AVX512_INLINE AVX512_TARGET static inline __attribute__((always_inline))
+
+/* The 64 bytes from p of which left are the text's (left < 64: the rest
+** read as zeros, and not read). */
+AVX512_INLINE __m512i tail_avx512(const unsigned char *p, size_t left) {
+  return _mm512_maskz_loadu_epi8(left >= WIDE ? ~(uint64_t)0 : ((uint64_t)1 << left) - 1, p);
+}
+
 /* Buckets 0-7 (*a) and, unless narrow, 8-15 (*b) that tables tt allow at
 ** each of the 64 positions from p (the tables read from memory: held in
 ** registers, they would be loaded again at every block with candidates,
-** which costs more).  Unrolled: GCC keeps the loop otherwise, a branch and
-** two register moves per prefix byte. */
-#define AVX512_INLINE AVX512_TARGET static inline __attribute__((always_inline))
+** which costs more).  left: the text's bytes from p, when fewer than a
+** step reads (bytes past the text read as zeros), else SIZE_MAX.  Unrolled: GCC
+** keeps the loop otherwise, a branch and two register moves per prefix
+** byte. */
 AVX512_INLINE void buckets_avx512(const tables *tt, const unsigned char *p, __m512i *a,
-                                  __m512i *b, int narrow) {
+                                  __m512i *b, int narrow, size_t left) {
   const __m512i nib = _mm512_set1_epi8(0x0F);
   *a = *b = _mm512_set1_epi8(-1);
 #pragma GCC unroll 4
   for (int k = 0; k < PREFIX_MAX; k++) {
-    __m512i x = _mm512_loadu_si512((const void *)(p + k));
+    __m512i x = left == SIZE_MAX ? _mm512_loadu_si512((const void *)(p + k))
+                                 : tail_avx512(p + k, left > (size_t)k ? left - (size_t)k : 0);
     __m512i lo = _mm512_and_si512(x, nib), hi = _mm512_and_si512(_mm512_srli_epi16(x, 4), nib);
     *a = _mm512_and_si512(*a, _mm512_and_si512(
         _mm512_shuffle_epi8(_mm512_broadcast_i32x4(LOAD16(tt->lo[k])), lo),
@@ -1152,24 +1162,41 @@ AVX512_INLINE void buckets_avx512(const tables *tt, const unsigned char *p, __m5
   if (narrow) *b = _mm512_setzero_si512();
 }
 
+/* The candidates of the step at q: bits of the positions where some
+** bucket allows the prefix and the bytes after it.  left: as above, for
+** the prefix's bytes (the bytes after it then have left - PREFIX_MAX). */
+AVX512_INLINE uint64_t step_avx512(const tables *t, const tables *ext, const unsigned char *p,
+                                   size_t left, int narrow) {
+  __m512i a, b, ea, eb;
+  buckets_avx512(t, p, &a, &b, narrow, left);
+  __m512i any = _mm512_or_si512(a, b);
+  uint64_t m = _mm512_test_epi8_mask(any, any);
+  if (!m) return 0;
+  buckets_avx512(ext, p + PREFIX_MAX, &ea, &eb, narrow,
+                 left == SIZE_MAX ? SIZE_MAX : left > PREFIX_MAX ? left - PREFIX_MAX : 0);
+  any = _mm512_or_si512(_mm512_and_si512(a, ea), _mm512_and_si512(b, eb));
+  return _mm512_test_epi8_mask(any, any);
+}
+
 /* The AVX-512 loop in two shapes, as the AVX2 one: sixteen buckets, or a
-** narrow set's eight (half the shuffles a step). */
+** narrow set's eight (half the shuffles a step).  Its last steps read the
+** text's end by masked loads, the bytes past it as zeros, which a bucket
+** may let through (a verification then turns the position down) or not:
+** no match reaches past the text, so no match is lost.  Returns n when no
+** step has candidates. */
 AVX512_INLINE size_t loop_avx512(const tables *t, const tables *ext, const unsigned char *h,
                                  size_t n, size_t q, uint64_t *bits, int narrow) {
-  for (; q + WIDE_READ <= n; q += WIDE) {
-    __m512i a, b, ea, eb;
-    buckets_avx512(t, h + q, &a, &b, narrow);
-    __m512i any = _mm512_or_si512(a, b);
-    uint64_t m = _mm512_test_epi8_mask(any, any);
-    if (m && q + WIDE_EXT_READ <= n) {   /* the bytes after the prefixes */
-      buckets_avx512(ext, h + q + PREFIX_MAX, &ea, &eb, narrow);
-      any = _mm512_or_si512(_mm512_and_si512(a, ea), _mm512_and_si512(b, eb));
-      m = _mm512_test_epi8_mask(any, any);
-    }
+  for (; q + WIDE_EXT_READ <= n; q += WIDE) {
+    uint64_t m = step_avx512(t, ext, h + q, SIZE_MAX, narrow);
+    if (m) { *bits = m; return q; }
+  }
+  for (; q < n; q += WIDE) {
+    uint64_t m = step_avx512(t, ext, h + q, n - q, narrow);
+    if (n - q < WIDE) m &= ((uint64_t)1 << (n - q)) - 1;
     if (m) { *bits = m; return q; }
   }
   *bits = 0;
-  return q;
+  return n;
 }
 
 AVX512_TARGET static size_t block_avx512(const tables *t, const tables *ext,

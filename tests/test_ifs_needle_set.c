@@ -592,6 +592,30 @@ START_TEST(test_narrow_sets) {
 }
 END_TEST
 
+/* Each word of a narrow set and of a wide one found where it ends a text,
+** or nearly, for every text length from 60 to 200 bytes: the vector loops'
+** last steps (the AVX-512 loop's read the end by masked loads) see every
+** length of the text's end and every place across their seams. */
+START_TEST(test_text_ends) {
+  static const char *const words[] = {"apology", "refuse", "cannot", "unable", "sorry",
+                                      "policy", "ethical", "harmful", "illegal", "assist",
+                                      "decline", "violate", "guideline"};
+  for (size_t k = 10; k <= 13; k += 3) {
+    needles v = {0};
+    v.k = k;
+    for (size_t i = 0; i < k; i++) {
+      v.raw[i] = words[i];
+      v.raw_len[i] = strlen(words[i]);
+    }
+    needles_lower(&v);
+    ifs_needle_set *s = set_of(&v);
+    for (size_t n = 60; n <= 200; n++) check_positions(s, &v, k, 1, n, n - 16, n);
+    ifs_needle_set_free(s);
+    needles_free(&v);
+  }
+}
+END_TEST
+
 static Suite *needle_set_suite(void) {
   Suite *s = suite_create("ifs_needle_set");
   TCase *tc = tcase_create("core");
@@ -604,6 +628,7 @@ static Suite *needle_set_suite(void) {
   tcase_add_test(tc, test_phrase_lists);
   tcase_add_test(tc, test_prefix_choice);
   tcase_add_test(tc, test_narrow_sets);
+  tcase_add_test(tc, test_text_ends);
   tcase_add_test(tc, test_adversarial_gives_up);
   tcase_add_test(tc, test_adversarial_big_gives_up);
   tcase_add_test(tc, test_out_of_memory);
