@@ -1268,18 +1268,19 @@ static int vector_level(int level) {
 }
 
 /* The vector loop of a level vector_level() gave; level 0 scans nothing.
-** *width: the positions *bits covers (AVX-512 steps by WIDE, then, near
-** the end, AVX2 by NARROW for a narrow set, then by BLOCK). */
+** *width: the positions *bits covers (AVX-512 steps by WIDE to the text's
+** end; AVX2 by NARROW for a narrow set, then, near the end, by BLOCK). */
 static size_t next_block(const tables *t, const tables *ext, const unsigned char *h, size_t n,
                          size_t q, int narrow, int level, uint64_t *bits, size_t *width) {
   unsigned b16 = 0;
   *width = BLOCK;
 #if IFS_X86_SIMD
   if (level == 3) {
-    q = narrow ? narrow_block_avx512(t, ext, h, n, q, bits) : block_avx512(t, ext, h, n, q, bits);
-    if (*bits) { *width = WIDE; return q; }
+    *width = WIDE;
+    return narrow ? narrow_block_avx512(t, ext, h, n, q, bits)
+                  : block_avx512(t, ext, h, n, q, bits);
   }
-  if (level >= 2 && narrow) {
+  if (level == 2 && narrow) {
     q = narrow_block_avx2(t, ext, h, n, q, bits);
     if (*bits) { *width = NARROW; return q; }
   }
