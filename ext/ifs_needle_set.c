@@ -147,6 +147,7 @@ struct ifs_needle_set {
   uint32_t bucket_first[BUCKETS + 1];/* and where they are in prefixes[] */
   uint32_t live_all[BUCKETS];        /* needles with a prefix in the bucket, */
   uint32_t live_ascii[BUCKETS];      /* and those of them that are ASCII */
+  unsigned dead_in_ascii;            /* bit b: none of bucket b's is ASCII */
   size_t left_all, left_ascii;       /* needles a search starts without an */
   signed char *start_all;            /* answer for; per needle, the answer */
   signed char *start_ascii;          /* it starts with (-1: none yet) */
@@ -516,6 +517,8 @@ static void fill_tables(ifs_needle_set *s) {
     s->left_all += s->start_all[j] < 0;
     s->left_ascii += s->start_ascii[j] < 0;
   }
+  for (unsigned b = 0; b < BUCKETS; b++)
+    if (s->live_all[b] && !s->live_ascii[b]) s->dead_in_ascii |= 1u << b;
 }
 
 /* The bits of a head's byte b in which the bytes of the characters
@@ -1657,8 +1660,9 @@ static void find_level(const ifs_needle_set *s, const char *needles, const char 
   if (x->left && s->big) {
     shift_or_search(x, level);
   } else if (x->left) {
-    for (unsigned b = 0; b < BUCKETS; b++)
-      if (!x->live[b] && s->live_all[b]) kill_bucket(x, b);
+    /* in ASCII text, the buckets of needles that are not ASCII are out */
+    for (unsigned dead = ascii ? s->dead_in_ascii : 0; dead; dead &= dead - 1)
+      kill_bucket(x, (unsigned)__builtin_ctz(dead));
     filter_search(x, level);
   }
   if (x->gave_up) return;   /* the undecided stay -1 */
