@@ -1132,8 +1132,8 @@ AVX2_TARGET static size_t narrow_block_avx2(const tables *t, const tables *ext,
 
 #define AVX512_INLINE AVX512_TARGET static inline __attribute__((always_inline))
 
-/* The 64 bytes from p of which left are the text's (left < 64: the rest
-** read as zeros, and not read). */
+/* The 64 bytes from p, of which the first left are the text's: those past
+** them read as zeros, their memory untouched (a masked load). */
 AVX512_INLINE __m512i tail_avx512(const unsigned char *p, size_t left) {
   return _mm512_maskz_loadu_epi8(left >= WIDE ? ~(uint64_t)0 : ((uint64_t)1 << left) - 1, p);
 }
@@ -1141,9 +1141,9 @@ AVX512_INLINE __m512i tail_avx512(const unsigned char *p, size_t left) {
 /* Buckets 0-7 (*a) and, unless narrow, 8-15 (*b) that tables tt allow at
 ** each of the 64 positions from p (the tables read from memory: held in
 ** registers, they would be loaded again at every block with candidates,
-** which costs more).  left: the text's bytes from p, when fewer than a
-** step reads (bytes past the text read as zeros), else SIZE_MAX.  Unrolled: GCC
-** keeps the loop otherwise, a branch and two register moves per prefix
+** which costs more).  left: the text's bytes from p when a step would
+** read past them (those past read as zeros), else SIZE_MAX.  Unrolled:
+** GCC keeps the loop otherwise, a branch and two register moves per prefix
 ** byte. */
 AVX512_INLINE void buckets_avx512(const tables *tt, const unsigned char *p, __m512i *a,
                                   __m512i *b, int narrow, size_t left) {
