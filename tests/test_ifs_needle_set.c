@@ -566,23 +566,29 @@ START_TEST(test_prefix_choice) {
 }
 END_TEST
 
-/* A set of at most twelve prefixes is narrow (eight buckets, 32 positions
-** a step in the AVX2 loop, 64 with half the shuffles in the AVX-512 one,
-** whose last steps are the AVX2 loop's): each of its words is found at
-** every position of a text, by every loop, across the steps' seams and in
-** the tail.  A set of thirteen is not. */
-START_TEST(test_narrow_sets) {
+/* The first k of thirteen words a refusal list holds, lowered, in *v. */
+static void refusal_words(needles *v, size_t k) {
   static const char *const words[] = {"apology", "refuse", "cannot", "unable", "sorry",
                                       "policy", "ethical", "harmful", "illegal", "assist",
                                       "decline", "violate", "guideline"};
+  ck_assert_uint_le(k, sizeof words / sizeof words[0]);
+  *v = (needles){0};
+  v->k = k;
+  for (size_t i = 0; i < k; i++) {
+    v->raw[i] = words[i];
+    v->raw_len[i] = strlen(words[i]);
+  }
+  needles_lower(v);
+}
+
+/* A set of at most twelve prefixes is narrow (eight buckets, 32 positions
+** a step in the AVX2 loop, 64 with half the shuffles in the AVX-512 one):
+** each of its words is found at every position of a text, by every loop,
+** across the steps' seams and in the tail.  A set of thirteen is not. */
+START_TEST(test_narrow_sets) {
   for (size_t k = 10; k <= 13; k += 3) {
-    needles v = {0};
-    v.k = k;
-    for (size_t i = 0; i < k; i++) {
-      v.raw[i] = words[i];
-      v.raw_len[i] = strlen(words[i]);
-    }
-    needles_lower(&v);
+    needles v;
+    refusal_words(&v, k);
     ifs_needle_set *s = set_of(&v);
     ck_assert_int_eq(ifs_test_needle_set_narrow(s), k <= 12);
     check_every_position(s, &v, k, 1);
@@ -597,17 +603,9 @@ END_TEST
 ** last steps (the AVX-512 loop's read the end by masked loads) see every
 ** length of the text's end and every place across their seams. */
 START_TEST(test_text_ends) {
-  static const char *const words[] = {"apology", "refuse", "cannot", "unable", "sorry",
-                                      "policy", "ethical", "harmful", "illegal", "assist",
-                                      "decline", "violate", "guideline"};
   for (size_t k = 10; k <= 13; k += 3) {
-    needles v = {0};
-    v.k = k;
-    for (size_t i = 0; i < k; i++) {
-      v.raw[i] = words[i];
-      v.raw_len[i] = strlen(words[i]);
-    }
-    needles_lower(&v);
+    needles v;
+    refusal_words(&v, k);
     ifs_needle_set *s = set_of(&v);
     for (size_t n = 60; n <= 200; n++) check_positions(s, &v, k, 1, n, n - 16, n);
     ifs_needle_set_free(s);
