@@ -1660,7 +1660,7 @@ static void find_level(const ifs_needle_set *s, const char *needles, const char 
   if (x->left && s->big) {
     shift_or_search(x, level);
   } else if (x->left) {
-    /* in ASCII text, the buckets of needles that are not ASCII are out */
+    /* in ASCII text, a bucket whose needles are none of them ASCII is out */
     for (unsigned dead = ascii ? s->dead_in_ascii : 0; dead; dead &= dead - 1)
       kill_bucket(x, (unsigned)__builtin_ctz(dead));
     filter_search(x, level);
