@@ -190,6 +190,8 @@ struct ifs_evaluator {
   ifs_list_cache *compiled;   /* long lists compiled, by their JSON; */
   list_offer offers[2];   /* compiling: the lists offered to it after, */
   size_t noffers;
+  const char *known_at[2];   /* compiling: where the JSON reader was told of */
+  ifs_list known[2];      /* a kept list of each kind, and which; */
   ifs_list copied[2];     /* and the include and exclude lists copied (k 0: none), */
   plan_list copied_json[2];   /* their JSON in the text compiled, */
   const char *wcons;      /* which is this */
@@ -387,12 +389,14 @@ static ifs_status compile_needle(ifs_evaluator *ev, const ifs_jval *item, ifs_ki
 
 /* A list the JSON reader took whole from the list cache: its needles,
 ** copied.  The cache holds it still (nothing is offered to it until the
-** plan's lists are all compiled), so the look-up cannot miss. */
+** plan's lists are all compiled): it is the list known_list() found there
+** for this value (of a key given twice, for its last value). */
 static ifs_status copy_list(ifs_evaluator *ev, const ifs_jval *v, ifs_kind kind) {
-  ifs_list l;
-  if (ifs_list_cache_find(ev->compiled, v->str, v->len, &l) != v->len) return IFS_NOMEM;
-  ev->copied[kind == IFS_MUST_EXCLUDE] = l;
-  ev->copied_json[kind == IFS_MUST_EXCLUDE] =
+  int l_ex = kind == IFS_MUST_EXCLUDE;
+  if (ev->known_at[l_ex] != v->str) return IFS_NOMEM;   /* (cannot be) */
+  ifs_list l = ev->known[l_ex];
+  ev->copied[l_ex] = l;
+  ev->copied_json[l_ex] =
       (plan_list){(size_t)(v->str - ev->wcons), v->len, l.slot, l.kept};
 #ifdef IFS_TESTING
   ev->lists_copied++;
@@ -461,8 +465,10 @@ static size_t known_list(void *arg, const char *key, size_t key_len, const char 
   ifs_evaluator *ev = arg;
   for (int k = IFS_MUST_INCLUDE; k <= IFS_MUST_EXCLUDE; k++)
     if (kind_names[k].len == key_len && memcmp(kind_names[k].s, key, key_len) == 0) {
-      ifs_list l;
-      return ifs_list_cache_find(ev->compiled, s, n, &l);
+      int l_ex = k == IFS_MUST_EXCLUDE;
+      size_t len = ifs_list_cache_find(ev->compiled, s, n, &ev->known[l_ex]);
+      ev->known_at[l_ex] = len ? s : NULL;
+      return len;
     }
   return 0;
 }
@@ -532,9 +538,8 @@ static ifs_status plan_prepare_needles(ifs_evaluator *ev) {
   return IFS_OK;
 }
 
-/* The plan's needles in ev->spans, and room for their answers in ev->found. */
-static ifs_status plan_spans(ifs_evaluator *ev, const plan *pl) {
-  size_t k = pl->nn;
+/* Room for k needles' spans (ev->spans) and a set's answers (ev->found). */
+static ifs_status needles_room(ifs_evaluator *ev, size_t k) {
   if (k > ev->needles_cap) {
     ifs_span *sp = ifs_realloc(ev->spans, k * sizeof *sp);
     if (sp) ev->spans = sp;
@@ -543,6 +548,12 @@ static ifs_status plan_spans(ifs_evaluator *ev, const plan *pl) {
     ev->found = f;
     ev->needles_cap = k;
   }
+  return IFS_OK;
+}
+
+/* The plan's needles in ev->spans, and room for their answers in ev->found. */
+static ifs_status plan_spans(ifs_evaluator *ev, const plan *pl) {
+  if (needles_room(ev, pl->nn)) return IFS_NOMEM;
   for (size_t i = 0; i < pl->n; i++) {
     const plan_check *c = &pl->checks[i];
     if (!is_needle(c)) continue;
@@ -576,7 +587,10 @@ static ifs_status work_list_sets(ifs_evaluator *ev, plan *w) {
       w->tn > UINT32_MAX)
     return IFS_OK;
   if (!ev->sets && !(ev->sets = ifs_set_cache_new())) return IFS_NOMEM;
-  if (plan_spans(ev, w)) return IFS_NOMEM;
+  /* the spans only for a list the list cache has not: its set's key */
+  int spans = (w->n_include >= SET_MIN_NEEDLES_ONCE && !ev->copied[0].k) ||
+              (w->nn - w->n_include >= SET_MIN_NEEDLES_ONCE && !ev->copied[1].k);
+  if (spans ? plan_spans(ev, w) : needles_room(ev, w->nn)) return IFS_NOMEM;
   for (int l = 0; l < 2; l++) {
     size_t first = bounds[l], k = bounds[l + 1] - first;
     if (k < SET_MIN_NEEDLES_ONCE) continue;
@@ -608,6 +622,7 @@ static ifs_status compile_plan(ifs_evaluator *ev, const char *cons, size_t cn) {
   ifs_arena_reset(&ev->arena);
   ev->noffers = 0;
   ev->copied[0].k = ev->copied[1].k = 0;
+  ev->known_at[0] = ev->known_at[1] = NULL;
   ev->wcons = cons;
   if (!ev->compiled && !(ev->compiled = ifs_list_cache_new())) return IFS_NOMEM;
   ifs_jval *c;
@@ -666,19 +681,19 @@ static const ifs_needle_set *owned_set(const plan *pl) {
   return pl->set ? pl->set : pl->own_set;
 }
 
-/* A list the list cache has found this often, or more (twice in each
-** compile that copies it: the JSON reader's question, then the copy; so
-** eight compiles), is shared by the plans kept once the kept plans hold
-** SHARE_FROM_BYTES (plan_list): a table whose every case has its own
-** constraints, with one refusal list.  Until then, and for a list of fewer
-** texts (the list of a whole table, of a few cases), each kept plan has one
-** set of all its needles, found in one pass: 200 such plans of sixty phrases took 0.92 of
-** the time of plans sharing the lists, 2,000 plans 1.09 (their sets no
-** longer stay in cache).  A list of SHARE_LIST_BYTES of JSON or more is
-** shared from the start: a set of its own for each plan would cost more to
-** build than the rows gain (a thousand phrases: about a millisecond a
-** plan), and its copies would fill the plan cache. */
-#define SHARE_FINDS 16
+/* A list the list cache has found this often, or more (once in each
+** compile that copies it: the JSON reader's question), is shared by the
+** plans kept once the kept plans hold SHARE_FROM_BYTES (plan_list): a
+** table whose every case has its own constraints, with one refusal list.
+** Until then, and for a list of fewer texts (the list of a whole table, of
+** a few cases), each kept plan has one set of all its needles, found in
+** one pass: 200 such plans of sixty phrases took 0.92 of the time of plans
+** sharing the lists, 2,000 plans 1.09 (their sets no longer stay in
+** cache).  A list of SHARE_LIST_BYTES of JSON or more is shared from the
+** start: a set of its own for each plan would cost more to build than the
+** rows gain (a thousand phrases: about a millisecond a plan), and its
+** copies would fill the plan cache. */
+#define SHARE_FINDS 8
 #define SHARE_FROM_BYTES ((size_t)4 << 20)
 #define SHARE_LIST_BYTES ((size_t)16 << 10)
 

@@ -3,21 +3,37 @@
 ** ifs_list_cache.h).
 **
 ** An entry is one allocation: the JSON text, the needles and their text;
-** and the needles' set, built when a plan first searches with it.
-** A look-up compares the text at hand with each entry's JSON (the first
-** bytes differ at once for all but the list it is); being asked for a
-** list of a constraints text's top-level object, it cannot hash first, as
-** the array's end is not known until it is read.  An offer of a short
-** list only records its hash (ifs_seen) the first time; a long list, or
-** one seen before, replaces the entry least recently used, and before it
-** the entries least recently used go until the new one fits the cache's
-** bytes (IFS_LIST_CACHE_BYTES), but never one the caller holds.  A set
+** and the needles' set, built when a plan first searches with it.  The
+** entries sit in an array that doubles as it fills, up to
+** IFS_LIST_CACHE_ENTRIES; an entry's place there is its slot, by which a
+** kept plan names it.
+**
+** Finding: asked for a list at the start of the rest of a constraints
+** text, a look-up cannot hash the list, as the array's end is not known
+** until it is read.  It hashes the text's first KEY_BYTES (every list kept
+** has more), follows that hash's chain and compares the JSON of each entry
+** on it.  A chain holds at most IFS_LIST_CACHE_ALIKE entries (a list more
+** takes the place of one of them, at random), so that lists alike in their
+** first bytes, or made to collide, cannot make a look-up compare more.
+**
+** Keeping: an offer of a short list only records its hash (ifs_seen) the
+** first time; a long list, or one seen before, takes a free entry.  When
+** there is none, or the cache's bytes (IFS_LIST_CACHE_BYTES) need it,
+** entries go, picked at random, but not one among the latest finds, nor
+** one the caller holds.  A random drop keeps many of a table's lists when
+** they come back in turn and outnumber the cache (dropping the least
+** recently used would keep none the next row needs); a list found on
+** nearly every row (a refusal list) is always among the latest.  A set
 ** counts once built: it goes over the bound until the next offer.
 **
 ** Entry points: ifs_list_cache_find(), ifs_list_cache_offer().
 */
 #include "ifs_list_cache.h"
 #include <string.h>
+
+#define KEY_BYTES IFS_LIST_CACHE_KEY
+#define FIRST_ENTRIES 16
+#define NONE UINT32_MAX
 
 typedef struct entry {
   uint64_t last;           /* when it was last found or kept (0: empty) */
@@ -28,15 +44,23 @@ typedef struct entry {
   ifs_list list;           /* its text and needles, after the JSON */
   ifs_needle_set *set;     /* built when first asked for (NULL: not yet) */
   size_t bytes;            /* its block and its set */
+  uint32_t hash;           /* of its JSON's first KEY_BYTES bytes */
+  uint32_t next;           /* the next entry of its chain, or of the free ones */
 } entry;
 
-/* Short lists' first offers remembered (ifs_seen): 64, four to a set. */
-#define SEEN_SETS 16
+/* Short lists' first offers remembered (ifs_seen): twice as many as
+** entries, so that few are forgotten before they come back. */
+#define SEEN_SETS (IFS_LIST_CACHE_ENTRIES / 2)
 #define SEEN_WAYS 4
 
 struct ifs_list_cache {
-  entry e[IFS_LIST_CACHE_ENTRIES];
+  entry *e;                /* cap entries, */
+  size_t cap, used;        /* used of them ever taken (the rest never were) */
+  uint32_t *chain;         /* 2 * cap heads, by hash */
+  uint32_t free;           /* the first free entry below used */
+  size_t n;                /* entries holding a list */
   uint64_t clock;          /* counts finds and keeps */
+  uint64_t rng;            /* picks the entries that go (xorshift) */
   size_t bytes;            /* of all entries */
   size_t bound;            /* IFS_LIST_CACHE_BYTES (a test may set less) */
   ifs_seen seen;
@@ -46,29 +70,53 @@ ifs_list_cache *ifs_list_cache_new(void) {
   ifs_list_cache *c = ifs_malloc(sizeof *c);
   if (!c) return NULL;
   memset(c, 0, sizeof *c);
+  c->free = NONE;
+  c->rng = 0x9E3779B97F4A7C15u;
   c->bound = IFS_LIST_CACHE_BYTES;
   ifs_seen_init(&c->seen, SEEN_SETS, SEEN_WAYS);
   return c;
 }
 
-static void entry_clear(ifs_list_cache *c, entry *e) {
+static uint32_t key_hash(const char *s) { return (uint32_t)ifs_hash_bytes(s, KEY_BYTES); }
+
+static uint32_t *chain_head(ifs_list_cache *c, uint32_t hash) {
+  return &c->chain[hash & (2 * c->cap - 1)];
+}
+
+/* Empties entry i (holding a list) and frees it for the next list. */
+static void entry_clear(ifs_list_cache *c, uint32_t i) {
+  entry *e = &c->e[i];
+  uint32_t *p = chain_head(c, e->hash);
+  while (*p != i) p = &c->e[*p].next;
+  *p = e->next;
   c->bytes -= e->bytes;
+  c->n--;
   ifs_needle_set_free(e->set);
   ifs_free(e->json);
   memset(e, 0, sizeof *e);
+  e->next = c->free;
+  c->free = i;
 }
 
 void ifs_list_cache_free(ifs_list_cache *c) {
   if (!c) return;
-  for (size_t i = 0; i < IFS_LIST_CACHE_ENTRIES; i++) entry_clear(c, &c->e[i]);
+  for (size_t i = 0; i < c->used; i++)
+    if (c->e[i].last) {
+      ifs_needle_set_free(c->e[i].set);
+      ifs_free(c->e[i].json);
+    }
+  ifs_free(c->e);
+  ifs_free(c->chain);
   ifs_seen_free(&c->seen);
   ifs_free(c);
 }
 
 size_t ifs_list_cache_find(ifs_list_cache *c, const char *s, size_t n, ifs_list *list) {
-  for (size_t i = 0; i < IFS_LIST_CACHE_ENTRIES; i++) {
+  if (n <= KEY_BYTES || !c->n) return 0;
+  uint32_t h = key_hash(s);
+  for (uint32_t i = *chain_head(c, h); i != NONE; i = c->e[i].next) {
     entry *e = &c->e[i];
-    if (e->last && e->jn <= n && memcmp(e->json, s, e->jn) == 0) {
+    if (e->hash == h && e->jn <= n && memcmp(e->json, s, e->jn) == 0) {
       e->last = ++c->clock;
       *list = e->list;
       list->slot = i;
@@ -104,48 +152,126 @@ ifs_status ifs_list_cache_set(ifs_list_cache *c, const ifs_list *list,
 }
 
 const char *ifs_list_cache_json(const ifs_list_cache *c, size_t at, uint64_t kept) {
-  if (at >= IFS_LIST_CACHE_ENTRIES) return NULL;
+  if (at >= c->used) return NULL;
   const entry *e = &c->e[at];
   return e->last && e->kept == kept ? e->json : NULL;
 }
 
-static int holds(const entry *e, const char *json, size_t jn) {
-  return e->last && e->jn == jn && memcmp(e->json, json, jn) == 0;
-}
-
-/* Whether e holds one of the lists held[0..nheld) (k 0: none). */
-static int is_held(const ifs_list_cache *c, const entry *e, const ifs_list *held,
-                   size_t nheld) {
-  for (size_t i = 0; i < nheld; i++)
-    if (held[i].k && &c->e[held[i].slot] == e && held[i].kept == e->kept) return 1;
+/* Whether the cache holds the list json[0..jn) (jn > KEY_BYTES). */
+static int holds(ifs_list_cache *c, const char *json, size_t jn) {
+  if (!c->n) return 0;
+  uint32_t h = key_hash(json);
+  for (uint32_t i = *chain_head(c, h); i != NONE; i = c->e[i].next)
+    if (c->e[i].hash == h && c->e[i].jn == jn && memcmp(c->e[i].json, json, jn) == 0) return 1;
   return 0;
 }
 
-/* The entry found or kept least recently (an empty one first; with
-** kept_only, of those holding a list) that holds none of held[]; NULL
-** when there is none. */
-static entry *least_recent(ifs_list_cache *c, int kept_only, const ifs_list *held,
-                           size_t nheld) {
-  entry *v = NULL;
-  for (size_t i = 0; i < IFS_LIST_CACHE_ENTRIES; i++) {
-    entry *e = &c->e[i];
-    if ((kept_only && !e->last) || is_held(c, e, held, nheld)) continue;
-    if (!v || e->last < v->last) v = e;
+/* Whether entry i holds one of the lists held[0..nheld) (k 0: none). */
+static int is_held(const ifs_list_cache *c, size_t i, const ifs_list *held, size_t nheld) {
+  for (size_t j = 0; j < nheld; j++)
+    if (held[j].k && held[j].slot == i && held[j].kept == c->e[i].kept) return 1;
+  return 0;
+}
+
+/* The entry to go (see the top of the file): one holding a list, none of
+** held[], picked at random, but not one of the lists found most recently
+** (the last eighth of the finds and keeps, at least the last) while there
+** is another; NONE when every list is held. */
+static uint32_t pick_victim(ifs_list_cache *c, const ifs_list *held, size_t nheld) {
+  uint64_t window = c->n / 8 ? c->n / 8 : 1, recent = c->clock - window;
+  uint32_t v = NONE;
+  for (int tries = 0; tries < 16; tries++) {
+    uint32_t i = (uint32_t)(ifs_xorshift64(&c->rng) % c->used);
+    if (!c->e[i].last || is_held(c, i, held, nheld)) continue;
+    if (c->e[i].last <= recent) return i;
+    v = i;
   }
+  for (uint32_t i = 0; i < c->used; i++)   /* mostly free or recent: look at each */
+    if (c->e[i].last && !is_held(c, i, held, nheld)) {
+      if (c->e[i].last <= recent) return i;
+      v = i;
+    }
   return v;
 }
 
-/* An entry for a list of `bytes`: the lists found or kept least recently
-** dropped until it fits the bound, none of held[]; NULL (nothing dropped)
-** when it fits only in their place. */
-static entry *make_room(ifs_list_cache *c, size_t bytes, const ifs_list *held,
-                        size_t nheld) {
-  size_t held_bytes = 0;
-  for (size_t i = 0; i < IFS_LIST_CACHE_ENTRIES; i++)
-    if (is_held(c, &c->e[i], held, nheld)) held_bytes += c->e[i].bytes;
-  if (held_bytes + bytes > c->bound) return NULL;
-  while (c->bytes + bytes > c->bound) entry_clear(c, least_recent(c, 1, held, nheld));
-  return least_recent(c, 0, held, nheld);
+/* Doubles the entries (from FIRST_ENTRIES) and their chains' heads.
+** IFS_NOMEM leaves the cache as it was. */
+static ifs_status grow(ifs_list_cache *c) {
+  size_t cap = c->cap ? 2 * c->cap : FIRST_ENTRIES;
+  entry *e = ifs_realloc(c->e, cap * sizeof *e);
+  if (!e) return IFS_NOMEM;
+  c->e = e;
+  uint32_t *chain = ifs_malloc(2 * cap * sizeof *chain);
+  if (!chain) return IFS_NOMEM;
+  memset(e + c->cap, 0, (cap - c->cap) * sizeof *e);
+  ifs_free(c->chain);
+  c->chain = chain;
+  c->cap = cap;
+  memset(chain, 0xFF, 2 * cap * sizeof *chain);   /* NONE */
+  for (uint32_t i = 0; i < c->used; i++)
+    if (e[i].last) {
+      uint32_t *head = chain_head(c, e[i].hash);
+      e[i].next = *head;
+      *head = i;
+    }
+  return IFS_OK;
+}
+
+/* A free entry, the cache grown for one if need be (NONE: it is full). */
+static ifs_status take_free(ifs_list_cache *c, uint32_t *slot) {
+  *slot = NONE;
+  if (c->free != NONE) {
+    *slot = c->free;
+    c->free = c->e[*slot].next;
+    return IFS_OK;
+  }
+  if (c->used == c->cap) {
+    if (c->cap == IFS_LIST_CACHE_ENTRIES) return IFS_OK;
+    if (grow(c)) return IFS_NOMEM;
+  }
+  *slot = (uint32_t)c->used++;
+  return IFS_OK;
+}
+
+/* The bytes of held[]'s entries (each once). */
+static size_t held_bytes(const ifs_list_cache *c, const ifs_list *held, size_t nheld) {
+  size_t sum = 0;
+  for (size_t j = 0; j < nheld; j++) {
+    if (!held[j].k || !ifs_list_cache_json(c, held[j].slot, held[j].kept)) continue;
+    if (j && held[0].k && held[0].slot == held[j].slot) continue;
+    sum += c->e[held[j].slot].bytes;
+  }
+  return sum;
+}
+
+/* An entry for a list of `bytes`: lists dropped (pick_victim()) until it
+** fits the bound and an entry is free, none of held[]; NONE (nothing
+** dropped) when it fits only in their place. */
+static ifs_status make_room(ifs_list_cache *c, size_t bytes, const ifs_list *held,
+                            size_t nheld, uint32_t *slot) {
+  *slot = NONE;
+  if (held_bytes(c, held, nheld) + bytes > c->bound) return IFS_OK;
+  uint32_t v;
+  while (c->bytes + bytes > c->bound && (v = pick_victim(c, held, nheld)) != NONE)
+    entry_clear(c, v);
+  if (take_free(c, slot)) return IFS_NOMEM;
+  if (*slot == NONE) {   /* every entry holds a list */
+    if ((v = pick_victim(c, held, nheld)) == NONE) return IFS_OK;
+    entry_clear(c, v);
+    return take_free(c, slot);
+  }
+  return IFS_OK;
+}
+
+/* When the chain that a list of hash h would join is full: one of its
+** entries, none of held[], picked at random, to go; else NONE. */
+static uint32_t crowded(ifs_list_cache *c, uint32_t h, const ifs_list *held, size_t nheld) {
+  uint32_t on[IFS_LIST_CACHE_ALIKE];
+  size_t n = 0, free_to_go = 0;
+  for (uint32_t i = *chain_head(c, h); i != NONE; i = c->e[i].next, n++)
+    if (!is_held(c, i, held, nheld) && free_to_go < IFS_LIST_CACHE_ALIKE) on[free_to_go++] = i;
+  if (n < IFS_LIST_CACHE_ALIKE || !free_to_go) return NONE;
+  return on[ifs_xorshift64(&c->rng) % free_to_go];
 }
 
 /* The bytes of a copy of the JSON text and the list in one block: JSON,
@@ -174,9 +300,10 @@ static char *copy_block(const char *json, size_t jn, const ifs_list *list, ifs_l
 
 ifs_status ifs_list_cache_offer(ifs_list_cache *c, const char *json, size_t jn,
                                 const ifs_list *list, const ifs_list *held, size_t nheld) {
-  if (jn > IFS_LIST_CACHE_MAX || list->tn > IFS_LIST_CACHE_MAX || list->k == 0) return IFS_OK;
-  for (size_t i = 0; i < IFS_LIST_CACHE_ENTRIES; i++)
-    if (holds(&c->e[i], json, jn)) return IFS_OK;   /* both lists of a text */
+  if (jn > IFS_LIST_CACHE_MAX || jn <= KEY_BYTES || list->tn > IFS_LIST_CACHE_MAX ||
+      list->k == 0)
+    return IFS_OK;
+  if (holds(c, json, jn)) return IFS_OK;   /* both lists of a text */
   if (list->k < IFS_LIST_CACHE_EAGER) {   /* a short list: kept the second time */
     int before;
     if (ifs_seen_add(&c->seen, ifs_hash_bytes(json, jn), &before)) return IFS_NOMEM;
@@ -186,16 +313,24 @@ ifs_status ifs_list_cache_offer(ifs_list_cache *c, const char *json, size_t jn,
   char *b = copy_block(json, jn, list, &copy);
   if (!b) return IFS_NOMEM;
   size_t bytes = block_bytes(jn, list);
-  entry *e = make_room(c, bytes, held, nheld);
-  if (!e) {
+  uint32_t slot;
+  ifs_status rc = make_room(c, bytes, held, nheld, &slot);
+  if (rc || slot == NONE) {
     ifs_free(b);
-    return IFS_OK;
+    return rc;
   }
-  entry_clear(c, e);
+  uint32_t h = key_hash(json), crowd = crowded(c, h, held, nheld);
+  if (crowd != NONE) entry_clear(c, crowd);
+  entry *e = &c->e[slot];
   e->json = b;
   e->jn = jn;
   e->list = copy;
   e->bytes = bytes;
+  e->hash = h;
+  uint32_t *head = chain_head(c, e->hash);
+  e->next = *head;
+  *head = slot;
+  c->n++;
   c->bytes += bytes;
   e->last = e->kept = ++c->clock;
   return IFS_OK;
@@ -207,12 +342,12 @@ void ifs_test_list_cache_bound(ifs_list_cache *c, size_t bytes) { c->bound = byt
 size_t ifs_test_list_cache_bytes(const ifs_list_cache *c, size_t *kept) {
   size_t sum = 0;
   *kept = 0;
-  for (size_t i = 0; i < IFS_LIST_CACHE_ENTRIES; i++) {
+  for (size_t i = 0; i < c->used; i++) {
     const entry *e = &c->e[i];
     if (!e->last) continue;
     ++*kept;
     sum += block_bytes(e->jn, &e->list) + (e->set ? ifs_needle_set_bytes(e->set) : 0);
   }
-  return sum == c->bytes ? sum : (size_t)-1;
+  return sum == c->bytes && *kept == c->n ? sum : (size_t)-1;
 }
 #endif

@@ -4,10 +4,11 @@
 ** A table whose every row has its own constraints text, each with the same
 ** refusal list of fifty phrases, read that list's JSON and made each
 ** phrase's str() and lowercase again on every row: more than the search
-** itself.  This cache keeps a few lists' compiled forms by the bytes of
-** their JSON array, '[' to ']', so that the JSON reader takes a list it
-** has seen whole (ifs_json_parse_known) and the compiler copies its
-** needles instead of making them.  A kept plan of a list found in many
+** itself; so did each case's own words, coming back on each run of the
+** table.  This cache keeps lists' compiled forms by the bytes of their
+** JSON array, '[' to ']', so that the JSON reader takes a list it has seen
+** whole (ifs_json_parse_known) and the compiler copies its needles instead
+** of making them, and a text seen once searches with the list's set.  A kept plan of a list found in many
 ** texts refers to it here, its JSON and its set, instead of keeping them.
 */
 #ifndef IFS_LIST_CACHE_H
@@ -38,15 +39,20 @@ typedef struct ifs_list {
   uint64_t kept, finds;
 } ifs_list;
 
-/* Entries of a cache; the largest JSON text and needles' text one keeps;
-** the bytes all entries may hold with their sets (one of the largest lists
-** holds about 4.4 MB with its set).  A list of fewer than
-** IFS_LIST_CACHE_EAGER needles is kept the second time it is offered (a
-** case's own words, new on every row, are not). */
-#define IFS_LIST_CACHE_ENTRIES 8
+/* Entries of a cache (a table whose cases each have their own words to
+** include: thousands of lists, each coming back once per run of the table);
+** the largest JSON text and needles' text one keeps; the bytes all entries
+** may hold with their sets (one of the largest lists holds about 4.4 MB
+** with its set; a case's ten words, about 2.5 KB).  A list of fewer than
+** IFS_LIST_CACHE_EAGER needles is kept the second time it is offered.  The
+** bytes a look-up hashes (a list of no more is not kept), and the most
+** lists kept whose first bytes hash alike. */
+#define IFS_LIST_CACHE_ENTRIES 4096
 #define IFS_LIST_CACHE_MAX ((size_t)1 << 20)
 #define IFS_LIST_CACHE_BYTES ((size_t)16 << 20)
 #define IFS_LIST_CACHE_EAGER 32
+#define IFS_LIST_CACHE_KEY 32
+#define IFS_LIST_CACHE_ALIKE 8
 
 ifs_list_cache *ifs_list_cache_new(void);   /* NULL when out of memory */
 void ifs_list_cache_free(ifs_list_cache *c);

@@ -541,6 +541,69 @@ static void long_list(ifs_buf *b, int n) {
   ifs_buf_append_char(b, ']');
 }
 
+/* A table whose 200 cases each have their own ten words to include, with
+** one refusal list, every row's text its own (an id), read three times:
+** each case's words are copied from the list cache on the third reading
+** (remembered at the first, kept at the second), the refusal list from the
+** second row on.  Every answer is a fresh evaluator's. */
+START_TEST(test_own_lists_of_texts_seen_once) {
+  enum { CASES = 200 };
+  ifs_evaluator *ev = ifs_evaluator_new();
+  ifs_buf l, own, t, resp;
+  ifs_buf_init(&l);
+  ifs_buf_init(&own);
+  ifs_buf_init(&t);
+  ifs_buf_init(&resp);
+  refusal_list(&l, 'a');
+  ifs_result r, fresh;
+  ifs_result_init(&r);
+  ifs_result_init(&fresh);
+  for (int round = 0; round < 3; round++)
+    for (int c = 0; c < CASES; c++) {
+      ifs_buf_clear(&own);
+      ifs_buf_clear(&resp);
+      for (int w = 0; w < 10; w++) {
+        ifs_buf_append_str(&own, w ? ", \"Case" : "[\"Case");
+        ifs_buf_append_u64(&own, (uint64_t)c);
+        ifs_buf_append_str(&own, " word ");
+        ifs_buf_append_u64(&own, (uint64_t)w);
+        ifs_buf_append_char(&own, '"');
+        if ((w + c) % 3 == 0) {   /* in the answer, in capitals */
+          ifs_buf_append_str(&resp, "CASE");
+          ifs_buf_append_u64(&resp, (uint64_t)c);
+          ifs_buf_append_str(&resp, " WORD ");
+          ifs_buf_append_u64(&resp, (uint64_t)w);
+          ifs_buf_append_str(&resp, ", phrase a1");
+          ifs_buf_append_u64(&resp, (uint64_t)(c % 40));
+          ifs_buf_append_str(&resp, ". ");
+        }
+      }
+      ifs_buf_append_char(&own, ']');
+      text_of(&t, "{\"must_include\": @, \"must_exclude\": ", &own, 0);
+      ifs_buf_append(&t, l.p, l.len);
+      ifs_buf_append_str(&t, ", \"id\": ");
+      ifs_buf_append_u64(&t, (uint64_t)(round * CASES + c));
+      ifs_buf_append_char(&t, '}');
+      ifs_evaluator *once = ifs_evaluator_new();
+      ck_assert_int_eq(ifs_evaluate(once, resp.p, resp.len, t.p, t.len, &fresh), IFS_OK);
+      ifs_evaluator_free(once);
+      ck_assert_int_eq(ifs_evaluate(ev, resp.p, resp.len, t.p, t.len, &r), IFS_OK);
+      ck_assert_msg(r.score == fresh.score && r.reason.len == fresh.reason.len &&
+                        memcmp(r.reason.p, fresh.reason.p, r.reason.len) == 0,
+                    "round %d, case %d: %.*s", round, c, (int)r.reason.len, r.reason.p);
+    }
+  ck_assert_uint_eq(ifs_test_evaluator_lists_copied(ev), CASES + (3 * CASES - 1));
+  ck_assert_uint_eq(ifs_test_evaluator_compiles(ev), 3 * CASES);
+  ifs_result_free(&r);
+  ifs_result_free(&fresh);
+  ifs_buf_free(&l);
+  ifs_buf_free(&own);
+  ifs_buf_free(&t);
+  ifs_buf_free(&resp);
+  ifs_evaluator_free(ev);
+}
+END_TEST
+
 /* A list of 3,000 phrases (over 100 KB of JSON; its plan, about 600 KB, was
 ** once too big to keep and compiled on every row): one text holding it on
 ** every row is kept; in texts of their own it is copied from the list cache
@@ -908,6 +971,7 @@ static Suite *eval_suite(void) {
   tcase_add_test(tc, test_many_dotted_capital_i);
   tcase_add_test(tc, test_lists_of_texts_seen_once);
   tcase_add_test(tc, test_lists_copied_by_their_json);
+  tcase_add_test(tc, test_own_lists_of_texts_seen_once);
   tcase_add_test(tc, test_long_lists_kept);
   tcase_add_test(tc, test_plans_share_long_lists);
   tcase_add_test(tc, test_shared_plans_told_apart_by_bytes);
