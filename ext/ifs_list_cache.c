@@ -79,8 +79,21 @@ ifs_list_cache *ifs_list_cache_new(void) {
 
 static uint32_t key_hash(const char *s) { return (uint32_t)ifs_hash_bytes(s, KEY_BYTES); }
 
-static uint32_t *chain_head(ifs_list_cache *c, uint32_t hash) {
+static uint32_t *chain_head(const ifs_list_cache *c, uint32_t hash) {
   return &c->chain[hash & (2 * c->cap - 1)];
+}
+
+/* The entry holding a list that s[0..n) starts with (whole: a list that is
+** s[0..n) whole), or NONE. */
+static uint32_t lookup(const ifs_list_cache *c, const char *s, size_t n, int whole) {
+  if (n <= KEY_BYTES || !c->n) return NONE;
+  uint32_t h = key_hash(s);
+  for (uint32_t i = *chain_head(c, h); i != NONE; i = c->e[i].next) {
+    const entry *e = &c->e[i];
+    if (e->hash == h && (whole ? e->jn == n : e->jn <= n) && memcmp(e->json, s, e->jn) == 0)
+      return i;
+  }
+  return NONE;
 }
 
 /* Empties entry i (holding a list) and frees it for the next list. */
@@ -112,20 +125,15 @@ void ifs_list_cache_free(ifs_list_cache *c) {
 }
 
 size_t ifs_list_cache_find(ifs_list_cache *c, const char *s, size_t n, ifs_list *list) {
-  if (n <= KEY_BYTES || !c->n) return 0;
-  uint32_t h = key_hash(s);
-  for (uint32_t i = *chain_head(c, h); i != NONE; i = c->e[i].next) {
-    entry *e = &c->e[i];
-    if (e->hash == h && e->jn <= n && memcmp(e->json, s, e->jn) == 0) {
-      e->last = ++c->clock;
-      *list = e->list;
-      list->slot = i;
-      list->kept = e->kept;
-      list->finds = ++e->finds;
-      return e->jn;
-    }
-  }
-  return 0;
+  uint32_t i = lookup(c, s, n, 0);
+  if (i == NONE) return 0;
+  entry *e = &c->e[i];
+  e->last = ++c->clock;
+  *list = e->list;
+  list->slot = i;
+  list->kept = e->kept;
+  list->finds = ++e->finds;
+  return e->jn;
 }
 
 ifs_status ifs_list_cache_set(ifs_list_cache *c, const ifs_list *list,
@@ -155,15 +163,6 @@ const char *ifs_list_cache_json(const ifs_list_cache *c, size_t at, uint64_t kep
   if (at >= c->used) return NULL;
   const entry *e = &c->e[at];
   return e->last && e->kept == kept ? e->json : NULL;
-}
-
-/* Whether the cache holds the list json[0..jn) (jn > KEY_BYTES). */
-static int holds(ifs_list_cache *c, const char *json, size_t jn) {
-  if (!c->n) return 0;
-  uint32_t h = key_hash(json);
-  for (uint32_t i = *chain_head(c, h); i != NONE; i = c->e[i].next)
-    if (c->e[i].hash == h && c->e[i].jn == jn && memcmp(c->e[i].json, json, jn) == 0) return 1;
-  return 0;
 }
 
 /* Whether entry i holds one of the lists held[0..nheld) (k 0: none). */
@@ -303,7 +302,7 @@ ifs_status ifs_list_cache_offer(ifs_list_cache *c, const char *json, size_t jn,
   if (jn > IFS_LIST_CACHE_MAX || jn <= KEY_BYTES || list->tn > IFS_LIST_CACHE_MAX ||
       list->k == 0)
     return IFS_OK;
-  if (holds(c, json, jn)) return IFS_OK;   /* both lists of a text */
+  if (lookup(c, json, jn, 1) != NONE) return IFS_OK;   /* both lists of a text */
   if (list->k < IFS_LIST_CACHE_EAGER) {   /* a short list: kept the second time */
     int before;
     if (ifs_seen_add(&c->seen, ifs_hash_bytes(json, jn), &before)) return IFS_NOMEM;
