@@ -587,15 +587,17 @@ static ifs_status work_list_sets(ifs_evaluator *ev, plan *w) {
       w->tn > UINT32_MAX)
     return IFS_OK;
   if (!ev->sets && !(ev->sets = ifs_set_cache_new())) return IFS_NOMEM;
-  /* the spans only for a list the list cache has not: its set's key */
-  int spans = (w->n_include >= SET_MIN_NEEDLES_ONCE && !ev->copied[0].k) ||
-              (w->nn - w->n_include >= SET_MIN_NEEDLES_ONCE && !ev->copied[1].k);
-  if (spans ? plan_spans(ev, w) : needles_room(ev, w->nn)) return IFS_NOMEM;
+  if (needles_room(ev, w->nn)) return IFS_NOMEM;
+  int spans = 0;   /* filled (the set cache's key) only for a list not copied */
   for (int l = 0; l < 2; l++) {
     size_t first = bounds[l], k = bounds[l + 1] - first;
     if (k < SET_MIN_NEEDLES_ONCE) continue;
     list_set *ls = &w->lists[w->nlists];
     const ifs_list *copied = &ev->copied[l];
+    if (!copied->k && !spans) {
+      if (plan_spans(ev, w)) return IFS_NOMEM;
+      spans = 1;
+    }
     ifs_status st = copied->k
         ? ifs_list_cache_set(ev->compiled, copied, &ls->set, &ls->text)
         : ifs_set_cache_get(ev->sets, w->text, ev->spans + first, k, &ls->set, &ls->text);
