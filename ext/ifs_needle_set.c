@@ -1127,7 +1127,6 @@ AVX2_TARGET static size_t narrow_block_avx2(const tables *t, const tables *ext,
 ** (buckets 0-7 and 8-15 in two registers, the tables repeated in every
 ** lane); the step's candidates come out as one 64-bit mask. */
 #define WIDE 64
-#define WIDE_READ (WIDE + PREFIX_MAX - 1)
 #define WIDE_EXT_READ (WIDE + 2 * PREFIX_MAX - 1)
 
 #define AVX512_INLINE AVX512_TARGET static inline __attribute__((always_inline))
