@@ -487,8 +487,12 @@ AVX2_TARGET static void scan_avx2(const unsigned char *u, size_t n, ifs_scan *ou
 
 #if IFS_X86_SIMD
 /* The same scan 64 bytes at a time with AVX-512 (BW): the shuffles look
-** up the tables in each 128-bit lane, as with AVX2, and the bytes before a
-** lane come from the one below it through valignd. */
+** up the tables in each 128-bit lane, as with AVX2.  The bytes before each
+** position are loaded again from the text one, two and three bytes back:
+** shifting them in from the block before (valignd, then vpalignr) takes
+** four more operations on the shuffle unit, which the look-ups keep busy.
+** The first block and the tail, with no text before or after them, still
+** take them from registers. */
 #define AVX512_TARGET __attribute__((target("avx512f,avx512bw")))
 
 static int avx512_ok(void) {
@@ -503,24 +507,33 @@ AVX512_TARGET static __m512i table64(const unsigned char *t) {
   return _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)t));
 }
 
-AVX512_TARGET static void scan_block_avx512(__m512i in, __m512i prev, __m512i *err,
-                                            uint64_t *special) {
+/* One block's checks, given the block and the bytes 1, 2 and 3 before
+** each of its positions. */
+AVX512_TARGET static inline __attribute__((always_inline)) void scan_block_avx512(
+    __m512i in, __m512i prev1, __m512i prev2, __m512i prev3, __m512i *err, uint64_t *special) {
   const __m512i nib = _mm512_set1_epi8(0x0F);
-  __m512i prev1 = PREV_BYTES_512(in, prev, 1);
   __m512i sc = _mm512_ternarylogic_epi32(
       _mm512_shuffle_epi8(table64(first_high_tbl), _mm512_and_si512(_mm512_srli_epi16(prev1, 4), nib)),
       _mm512_shuffle_epi8(table64(first_low_tbl), _mm512_and_si512(prev1, nib)),
       _mm512_shuffle_epi8(table64(second_high_tbl), _mm512_and_si512(_mm512_srli_epi16(in, 4), nib)),
       0x80);   /* a & b & c */
   __m512i must_cont = _mm512_or_si512(
-      _mm512_subs_epu8(PREV_BYTES_512(in, prev, 2), _mm512_set1_epi8(0xE0 - 0x80)),
-      _mm512_subs_epu8(PREV_BYTES_512(in, prev, 3), _mm512_set1_epi8((char)(0xF0 - 0x80))));
+      _mm512_subs_epu8(prev2, _mm512_set1_epi8(0xE0 - 0x80)),
+      _mm512_subs_epu8(prev3, _mm512_set1_epi8((char)(0xF0 - 0x80))));
   must_cont = _mm512_and_si512(must_cont, _mm512_set1_epi8((char)0x80));
   *err = _mm512_or_si512(*err, _mm512_xor_si512(must_cont, sc));
   *special |= (_mm512_cmpeq_epi8_mask(prev1, _mm512_set1_epi8((char)0xC4)) &
                _mm512_cmpeq_epi8_mask(in, _mm512_set1_epi8((char)0xB0))) |
               (_mm512_cmpeq_epi8_mask(prev1, _mm512_set1_epi8((char)0xCE)) &
                _mm512_cmpeq_epi8_mask(in, _mm512_set1_epi8((char)0xA3)));
+}
+
+/* The block in after the block prev, the bytes before it taken from the
+** two registers (the first block, after zeros, and the last). */
+AVX512_TARGET static inline __attribute__((always_inline)) void scan_joined_avx512(
+    __m512i in, __m512i prev, __m512i *err, uint64_t *special) {
+  scan_block_avx512(in, PREV_BYTES_512(in, prev, 1), PREV_BYTES_512(in, prev, 2),
+                    PREV_BYTES_512(in, prev, 3), err, special);
 }
 
 AVX512_TARGET static void scan_avx512(const unsigned char *u, size_t n, ifs_scan *out) {
@@ -533,7 +546,12 @@ AVX512_TARGET static void scan_avx512(const unsigned char *u, size_t n, ifs_scan
     /* an ASCII block only has to see the previous one's sequences end */
     if ((in_high | prev_high) != 0) {
       high |= in_high;
-      scan_block_avx512(in, prev, &err, &special);
+      if (i == 0)
+        scan_joined_avx512(in, prev, &err, &special);
+      else   /* the bytes before from memory: loads, where shifts take the shuffle unit */
+        scan_block_avx512(in, _mm512_loadu_si512((const void *)(u + i - 1)),
+                          _mm512_loadu_si512((const void *)(u + i - 2)),
+                          _mm512_loadu_si512((const void *)(u + i - 3)), &err, &special);
     }
     prev = in;
     prev_high = in_high;
@@ -542,7 +560,7 @@ AVX512_TARGET static void scan_avx512(const unsigned char *u, size_t n, ifs_scan
   ** a sequence cut short by the end is an error */
   __m512i in = _mm512_maskz_loadu_epi8(n - i ? ~(uint64_t)0 >> (64 - (n - i)) : 0, u + i);
   high |= _mm512_movepi8_mask(in);
-  scan_block_avx512(in, prev, &err, &special);
+  scan_joined_avx512(in, prev, &err, &special);
   out->valid = _mm512_test_epi8_mask(err, err) == 0;
   out->ascii = high == 0;
   out->plain_lower = special == 0;
