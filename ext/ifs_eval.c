@@ -506,19 +506,21 @@ static ifs_status plan_prepare_needles(ifs_evaluator *ev) {
   ifs_needle_set_free(w->set);
   w->set = NULL;
   w->needles = NULL;
-  size_t k = 0;
-  w->n_include = 0;
-  w->meets_context = 0;
   /* a needle meeting a context lowercase holds byte CC or CF: a text with
   ** neither (most) is not read needle by needle */
   int may_meet = memchr(w->text, 0xCC, w->tn) || memchr(w->text, 0xCF, w->tn);
-  for (size_t i = 0; i < w->n; i++) {
+  /* counted in locals: the stores to the checks would keep them in memory */
+  size_t k = 0, n_include = 0, n = w->n;
+  int meets = 0;
+  for (size_t i = 0; i < n; i++) {
     plan_check *c = &w->checks[i];
     if (!is_needle(c)) continue;
     c->needle_at = k++;
-    w->n_include += c->kind == IFS_MUST_INCLUDE;
-    if (may_meet && meets_context_lowercase(w->text + c->low_at, c->low_len)) w->meets_context = 1;
+    n_include += c->kind == IFS_MUST_INCLUDE;
+    if (may_meet && meets_context_lowercase(w->text + c->low_at, c->low_len)) meets = 1;
   }
+  w->n_include = n_include;
+  w->meets_context = (unsigned char)meets;
   w->nn = k;
   w->lists = ev->wlists;
   w->nlists = 0;
