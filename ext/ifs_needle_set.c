@@ -11,7 +11,9 @@
 ** hash table of the prefixes, each with the list of needles it starts.
 **
 ** Searching: the filter finds positions where some live bucket allows all
-** (up to) four bytes, and, in the vector loops, the four after them; there
+** (up to) four bytes, and, in the vector loops, the four after them (with
+** AVX-512 VBMI, the first four by byte tables the search makes from the
+** nibble tables); there
 ** the prefixes of the lengths those buckets hold are looked up and their
 ** needles verified.  Verification is capped, as in
 ** ifs_needle.c, so that no text makes a search quadratic: past the cap the
@@ -40,6 +42,7 @@
 #define SSSE3_TARGET __attribute__((target("ssse3")))
 #define AVX2_TARGET __attribute__((target("avx2")))
 #define AVX512_TARGET __attribute__((target("avx512f,avx512bw")))
+#define VBMI_TARGET __attribute__((target("avx512f,avx512bw,avx512vbmi")))
 #endif
 
 #define PREFIX_MAX 4     /* bytes of a position the filter tests */
@@ -134,6 +137,14 @@ typedef struct needle_link {
 typedef struct tables {
   unsigned char lo[PREFIX_MAX][32], hi[PREFIX_MAX][32];
 } tables;
+
+/* The same tables by whole bytes, for the AVX-512 VBMI loop: per prefix
+** byte, per eight buckets, the buckets allowing each byte (its low seven
+** bits: entry i allows what bytes i and i | 0x80 do).  Made from the nibble
+** tables by the search that uses them. */
+typedef struct byte_tables {
+  _Alignas(64) unsigned char b[PREFIX_MAX][2][128];
+} byte_tables;
 
 struct ifs_needle_set {
   size_t k, np, bytes;
@@ -1212,6 +1223,138 @@ AVX512_TARGET static size_t narrow_block_avx512(const tables *t, const tables *e
                                                 uint64_t *bits) {
   return loop_avx512(t, ext, h, n, q, bits, 1);
 }
+
+/* AVX-512 VBMI: the first stage by byte tables.  vpermi2b looks up a byte
+** in a table of 128 bytes: a prefix byte's buckets come from one look-up
+** for each eight, where the nibbles take two shuffles and three operations
+** to split the byte, and the first stage is most of a step's work (a step
+** of sixteen buckets in about two thirds of the cycles, measured alone on
+** an AMD EPYC; 512-bit loads of the text, not the look-ups, then bound it).
+** The index is the byte's low seven bits, so each entry allows what the
+** two bytes it stands for allow: a byte of the text is let through
+** whenever the nibble tables let it through, and more only where
+** verification turns the position down.  The second stage keeps the
+** nibble tables: it runs only at steps with candidates. */
+#define VBMI_INLINE VBMI_TARGET static inline __attribute__((always_inline))
+
+/* The groups of eight buckets in mask (bit 0: buckets 0-7, bit 1: 8-15)
+** of byte tables bt, from nibble tables t: entry i of a prefix byte is
+** lo[i & 15] & (hi[i >> 4] | hi[(i >> 4) | 8]), the high nibbles of i and
+** of i | 0x80 merged first, in one 16-byte lane. */
+AVX512_TARGET static void fill_byte_tables(const tables *t, byte_tables *bt, unsigned mask) {
+  static const unsigned char low_nibble[64] = {
+      0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5,
+      6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+      12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+  static const unsigned char high_nibble[64] = {
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1,
+      1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+      2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3};
+  const __m512i lo_idx = _mm512_loadu_si512((const void *)low_nibble);
+  const __m512i hi_idx[2] = {_mm512_loadu_si512((const void *)high_nibble),
+                             _mm512_add_epi8(_mm512_loadu_si512((const void *)high_nibble),
+                                             _mm512_set1_epi8(4))};
+  const __m128i upper = _mm_setr_epi8(8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15);
+  for (unsigned g = 0; g < 2; g++) {
+    if (!(mask >> g & 1)) continue;
+    for (int k = 0; k < PREFIX_MAX; k++) {
+      __m128i hi16 = LOAD16(t->hi[k] + 16 * g);
+      __m512i hi = _mm512_broadcast_i32x4(_mm_or_si128(hi16, _mm_shuffle_epi8(hi16, upper)));
+      __m512i lo_bits = _mm512_shuffle_epi8(_mm512_broadcast_i32x4(LOAD16(t->lo[k] + 16 * g)), lo_idx);
+      for (int half = 0; half < 2; half++)
+        _mm512_store_si512((void *)(bt->b[k][g] + 64 * half),
+                           _mm512_and_si512(lo_bits, _mm512_shuffle_epi8(hi, hi_idx[half])));
+    }
+  }
+}
+
+/* Bucket b out of byte tables bt: its bit cleared in the first byte's
+** table, in the stores' width, which the loop's loads then take from. */
+AVX512_TARGET static void kill_byte_bucket(byte_tables *bt, unsigned b) {
+  __m512i keep = _mm512_set1_epi8((char)~(1u << (b & 7)));
+  unsigned char *tb = bt->b[0][b >> 3];
+  _mm512_store_si512((void *)tb, _mm512_and_si512(_mm512_load_si512((const void *)tb), keep));
+  _mm512_store_si512((void *)(tb + 64),
+                     _mm512_and_si512(_mm512_load_si512((const void *)(tb + 64)), keep));
+}
+
+/* Buckets 0-7 (*a) and, unless narrow, 8-15 (*b) that byte tables bt
+** allow at each of the 64 positions from p; left as in buckets_avx512. */
+VBMI_INLINE void bytes_vbmi(const byte_tables *bt, const unsigned char *p, __m512i *a, __m512i *b,
+                            int narrow, size_t left) {
+  *a = *b = _mm512_set1_epi8(-1);
+#pragma GCC unroll 4
+  for (int k = 0; k < PREFIX_MAX; k++) {
+    __m512i x = left == SIZE_MAX ? _mm512_loadu_si512((const void *)(p + k))
+                                 : tail_avx512(p + k, left > (size_t)k ? left - (size_t)k : 0);
+    /* one load for both look-ups (each overwrites its copy of the index):
+    ** GCC loads it again for the second, and loads are what a step waits on */
+    __asm__("" : "+v"(x));
+    *a = _mm512_and_si512(*a, _mm512_permutex2var_epi8(
+                                  _mm512_load_si512((const void *)bt->b[k][0]), x,
+                                  _mm512_load_si512((const void *)(bt->b[k][0] + 64))));
+    if (!narrow)
+      *b = _mm512_and_si512(*b, _mm512_permutex2var_epi8(
+                                    _mm512_load_si512((const void *)bt->b[k][1]), x,
+                                    _mm512_load_si512((const void *)(bt->b[k][1] + 64))));
+  }
+  if (narrow) *b = _mm512_setzero_si512();
+}
+
+/* step_avx512() with the first stage by byte tables. */
+VBMI_INLINE uint64_t step_vbmi(const byte_tables *bt, const tables *ext, const unsigned char *p,
+                               size_t left, int narrow) {
+  __m512i a, b, ea, eb;
+  bytes_vbmi(bt, p, &a, &b, narrow, left);
+  __m512i any = _mm512_or_si512(a, b);
+  uint64_t m = _mm512_test_epi8_mask(any, any);
+  if (!m) return 0;
+  /* the second stage's tables read here, not held in registers from the
+  ** loop's start: with the first stage's sixteen there, some of those
+  ** would be left in memory, read at every step */
+  __asm__("" : "+r"(ext));
+  buckets_avx512(ext, p + PREFIX_MAX, &ea, &eb, narrow,
+                 left == SIZE_MAX ? SIZE_MAX : left > PREFIX_MAX ? left - PREFIX_MAX : 0);
+  any = _mm512_or_si512(_mm512_and_si512(a, ea), _mm512_and_si512(b, eb));
+  return _mm512_test_epi8_mask(any, any);
+}
+
+/* The text's last steps (masked loads), apart from the loop so that its
+** registers hold the sixteen tables. */
+VBMI_TARGET static __attribute__((noinline)) size_t tail_vbmi(const byte_tables *bt,
+                                                              const tables *ext,
+                                                              const unsigned char *h, size_t n,
+                                                              size_t q, uint64_t *bits,
+                                                              int narrow) {
+  for (; q < n; q += WIDE) {
+    uint64_t m = narrow ? step_vbmi(bt, ext, h + q, n - q, 1) : step_vbmi(bt, ext, h + q, n - q, 0);
+    if (n - q < WIDE) m &= ((uint64_t)1 << (n - q)) - 1;
+    if (m) { *bits = m; return q; }
+  }
+  *bits = 0;
+  return n;
+}
+
+/* loop_avx512() with step_vbmi(). */
+VBMI_INLINE size_t loop_vbmi(const byte_tables *bt, const tables *ext, const unsigned char *h,
+                             size_t n, size_t q, uint64_t *bits, int narrow) {
+  for (; q + WIDE_EXT_READ <= n; q += WIDE) {
+    uint64_t m = step_vbmi(bt, ext, h + q, SIZE_MAX, narrow);
+    if (m) { *bits = m; return q; }
+  }
+  return tail_vbmi(bt, ext, h, n, q, bits, narrow);
+}
+
+VBMI_TARGET static size_t block_vbmi(const byte_tables *bt, const tables *ext,
+                                     const unsigned char *h, size_t n, size_t q, uint64_t *bits) {
+  return loop_vbmi(bt, ext, h, n, q, bits, 0);
+}
+
+VBMI_TARGET static size_t narrow_block_vbmi(const byte_tables *bt, const tables *ext,
+                                            const unsigned char *h, size_t n, size_t q,
+                                            uint64_t *bits) {
+  return loop_vbmi(bt, ext, h, n, q, bits, 1);
+}
 #endif
 
 #if IFS_NEON
@@ -1259,6 +1402,8 @@ static size_t block_neon(const tables *t, const tables *ext, const unsigned char
 /* The vector loop for a chosen level that this CPU has (0: none). */
 static int vector_level(int level) {
 #if IFS_X86_SIMD
+  if (level >= 4 && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vbmi"))
+    return 4;
   if (level >= 3 && __builtin_cpu_supports("avx512bw")) return 3;
   if (level >= 2 && __builtin_cpu_supports("avx2")) return 2;
   if (level >= 1 && __builtin_cpu_supports("ssse3")) return 1;
@@ -1277,7 +1422,7 @@ static size_t next_block(const tables *t, const tables *ext, const unsigned char
   unsigned b16 = 0;
   *width = BLOCK;
 #if IFS_X86_SIMD
-  if (level == 3) {
+  if (level >= 3) {   /* (4 uses byte tables the caller holds: filter_search) */
     *width = WIDE;
     return narrow ? narrow_block_avx512(t, ext, h, n, q, bits)
                   : block_avx512(t, ext, h, n, q, bits);
@@ -1308,6 +1453,10 @@ typedef struct search {
   signed char *found;
   const tables *t;               /* the live buckets' tables: the set's, */
   tables own;                    /* or this copy once a bucket is out */
+#if IFS_X86_SIMD
+  byte_tables bytes;             /* *t by bytes, for the VBMI loop: */
+  unsigned bytes_stale;          /* its groups of eight buckets to make again */
+#endif
   uint32_t live[BUCKETS];        /* needles not yet found, per bucket */
   size_t left, work, budget;
   int gave_up;
@@ -1323,10 +1472,15 @@ static void own_tables(search *x) {
   }
 }
 
-/* A bucket whose needles are all decided stops passing positions. */
+/* A bucket whose needles are all decided stops passing positions (in the
+** byte tables too, when made: a find in a set of few needles, most often
+** its bucket's last, costs two operations there rather than new tables). */
 static void kill_bucket(search *x, unsigned b) {
   own_tables(x);
   lane_and(x->own.lo[0] + (b >> 3) * 16, (unsigned char)~(1u << (b & 7)));
+#if IFS_X86_SIMD
+  if (!(x->bytes_stale >> (b >> 3) & 1)) kill_byte_bucket(&x->bytes, b);
+#endif
 }
 
 /* 1 when some needle starting with prefix p is not decided yet. */
@@ -1341,6 +1495,9 @@ static int prefix_live(const search *x, const prefix *p) {
 ** needle found often, with its prefix, stops passing positions). */
 static void rebuild_bucket(search *x, unsigned b) {
   own_tables(x);
+#if IFS_X86_SIMD
+  x->bytes_stale |= 1u << (b >> 3);   /* made again from the nibble tables when next used */
+#endif
   unsigned char keep = (unsigned char)~(1u << (b & 7));
   for (unsigned k = 0; k < PREFIX_MAX; k++) {
     lane_and(x->own.lo[k] + (b >> 3) * 16, keep);
@@ -1606,13 +1763,40 @@ static void shift_or_search(search *x, int level) {
   shift_or_bytes(x, p, state);
 }
 
+#if IFS_X86_SIMD
+/* Below this many bytes left, byte tables to make cost more than their
+** steps save (a group of eight buckets about fifteen cycles, a step about
+** five): the nibble loop takes them. */
+#define VBMI_MIN_BYTES 384
+
+/* The VBMI loop from q (the groups of its byte tables that *t changed made
+** first), or the AVX-512 nibble loop near the text's end. */
+static size_t vbmi_block(search *x, size_t q, uint64_t *bits) {
+  if (x->bytes_stale) {
+    if (x->n - q < VBMI_MIN_BYTES)
+      return x->s->narrow ? narrow_block_avx512(x->t, &x->s->ext, x->h, x->n, q, bits)
+                          : block_avx512(x->t, &x->s->ext, x->h, x->n, q, bits);
+    fill_byte_tables(x->t, &x->bytes, x->bytes_stale & (x->s->narrow ? 1u : 3u));
+    x->bytes_stale = 0;
+  }
+  return x->s->narrow ? narrow_block_vbmi(&x->bytes, &x->s->ext, x->h, x->n, q, bits)
+                      : block_vbmi(&x->bytes, &x->s->ext, x->h, x->n, q, bits);
+}
+#endif
+
 /* A set's search by the filter's loop at level, then the tail. */
 static void filter_search(search *x, int level) {
   size_t q = 0;
   while (x->left && !x->gave_up) {
     uint64_t bits;
     size_t width;
-    q = next_block(x->t, &x->s->ext, x->h, x->n, q, x->s->narrow, level, &bits, &width);
+#if IFS_X86_SIMD
+    if (level == 4) {
+      q = vbmi_block(x, q, &bits);
+      width = WIDE;
+    } else
+#endif
+      q = next_block(x->t, &x->s->ext, x->h, x->n, q, x->s->narrow, level, &bits, &width);
     if (!bits) break;
     check_block(x, q, bits);
     q += width;
@@ -1650,6 +1834,9 @@ static void find_level(const ifs_needle_set *s, const char *needles, const char 
   x->budget = (4 + s->k) * n + 4096;
   x->work = 0;
   x->gave_up = 0;
+#if IFS_X86_SIMD
+  x->bytes_stale = 3;   /* none made yet */
+#endif
 #ifdef IFS_TESTING
   x->shift_or_seen = 0;
 #endif
@@ -1671,7 +1858,7 @@ static void find_level(const ifs_needle_set *s, const char *needles, const char 
 void ifs_needle_set_find(const ifs_needle_set *s, const char *needles, const char *text,
                          size_t n, int ascii, signed char *found) {
   search x;
-  find_level(s, needles, text, n, ascii, found, 3, &x);
+  find_level(s, needles, text, n, ascii, found, 4, &x);
 }
 
 #ifdef IFS_TESTING

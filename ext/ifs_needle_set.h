@@ -85,8 +85,8 @@ void ifs_needle_set_find(const ifs_needle_set *s, const char *needles, const cha
 
 #ifdef IFS_TESTING
 /* Test hook: the same with the filter run by a chosen loop, 0 the byte loop
-** (the reference), 1 SSSE3 (NEON on arm64), 2 AVX2, 3 AVX-512 (or the best
-** one below it that the CPU has). */
+** (the reference), 1 SSSE3 (NEON on arm64), 2 AVX2, 3 AVX-512, 4 AVX-512
+** with VBMI (or the best one below it that the CPU has). */
 void ifs_test_needle_set_find_level(const ifs_needle_set *s, const char *needles,
                                     const char *text, size_t n, int ascii, signed char *found,
                                     int level);

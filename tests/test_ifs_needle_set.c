@@ -17,7 +17,7 @@
 #endif
 
 #define MAX_NEEDLES 1200
-#define LEVELS 4   /* filter loops: bytes, SSSE3 (or NEON), AVX2, AVX-512 */
+#define LEVELS 5   /* filter loops: bytes, SSSE3 (or NEON), AVX2, AVX-512, AVX-512 VBMI */
 
 /* Needles as given (before lowering), their lowercase, and all of these
 ** end to end (the text the set reads them from). */
