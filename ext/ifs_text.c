@@ -491,8 +491,8 @@ AVX2_TARGET static void scan_avx2(const unsigned char *u, size_t n, ifs_scan *ou
 ** position are loaded again from the text one, two and three bytes back:
 ** shifting them in from the block before (valignd, then vpalignr) takes
 ** four more operations on the shuffle unit, which the look-ups keep busy.
-** The first block and the tail, with no text before or after them, still
-** take them from registers. */
+** The first block (no text before it) and the tail (loads from it would
+** read past the text) still take them from registers. */
 #define AVX512_TARGET __attribute__((target("avx512f,avx512bw")))
 
 static int avx512_ok(void) {
