@@ -1175,20 +1175,31 @@ AVX512_INLINE void buckets_avx512(const tables *tt, const unsigned char *p, __m5
   if (narrow) *b = _mm512_setzero_si512();
 }
 
-/* The candidates of the step at q: bits of the positions where some
-** bucket allows the prefix and the bytes after it.  left: as above, for
-** the prefix's bytes (the bytes after it then have left - PREFIX_MAX). */
-AVX512_INLINE uint64_t step_avx512(const tables *t, const tables *ext, const unsigned char *p,
-                                   size_t left, int narrow) {
-  __m512i a, b, ea, eb;
-  buckets_avx512(t, p, &a, &b, narrow, left);
-  __m512i any = _mm512_or_si512(a, b);
+/* The candidates of the step at p whose prefixes' bytes buckets a and b
+** allow: bits of the positions where some bucket allows the bytes after
+** them too.  left: as above, for the prefix's bytes (the bytes after it
+** then have left - PREFIX_MAX). */
+AVX512_INLINE uint64_t second_stage_avx512(const tables *ext, const unsigned char *p,
+                                           size_t left, int narrow, __m512i a, __m512i b) {
+  __m512i any = _mm512_or_si512(a, b), ea, eb;
   uint64_t m = _mm512_test_epi8_mask(any, any);
   if (!m) return 0;
+  /* the second stage's tables read here, not held in registers from the
+  ** loop's start: with the first stage's there (all sixteen of the VBMI
+  ** loop's), some of those would be left in memory, read at every step */
+  __asm__("" : "+r"(ext));
   buckets_avx512(ext, p + PREFIX_MAX, &ea, &eb, narrow,
                  left == SIZE_MAX ? SIZE_MAX : left > PREFIX_MAX ? left - PREFIX_MAX : 0);
   any = _mm512_or_si512(_mm512_and_si512(a, ea), _mm512_and_si512(b, eb));
   return _mm512_test_epi8_mask(any, any);
+}
+
+/* The candidates of the step at p. */
+AVX512_INLINE uint64_t step_avx512(const tables *t, const tables *ext, const unsigned char *p,
+                                   size_t left, int narrow) {
+  __m512i a, b;
+  buckets_avx512(t, p, &a, &b, narrow, left);
+  return second_stage_avx512(ext, p, left, narrow, a, b);
 }
 
 /* The AVX-512 loop in two shapes, as the AVX2 one: sixteen buckets, or a
@@ -1304,19 +1315,9 @@ VBMI_INLINE void bytes_vbmi(const byte_tables *bt, const unsigned char *p, __m51
 /* step_avx512() with the first stage by byte tables. */
 VBMI_INLINE uint64_t step_vbmi(const byte_tables *bt, const tables *ext, const unsigned char *p,
                                size_t left, int narrow) {
-  __m512i a, b, ea, eb;
+  __m512i a, b;
   bytes_vbmi(bt, p, &a, &b, narrow, left);
-  __m512i any = _mm512_or_si512(a, b);
-  uint64_t m = _mm512_test_epi8_mask(any, any);
-  if (!m) return 0;
-  /* the second stage's tables read here, not held in registers from the
-  ** loop's start: with the first stage's sixteen there, some of those
-  ** would be left in memory, read at every step */
-  __asm__("" : "+r"(ext));
-  buckets_avx512(ext, p + PREFIX_MAX, &ea, &eb, narrow,
-                 left == SIZE_MAX ? SIZE_MAX : left > PREFIX_MAX ? left - PREFIX_MAX : 0);
-  any = _mm512_or_si512(_mm512_and_si512(a, ea), _mm512_and_si512(b, eb));
-  return _mm512_test_epi8_mask(any, any);
+  return second_stage_avx512(ext, p, left, narrow, a, b);
 }
 
 /* The text's last steps (masked loads), apart from the loop so that its
