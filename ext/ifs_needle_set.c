@@ -1774,9 +1774,9 @@ static void shift_or_search(search *x, int level) {
 ** first), or the AVX-512 nibble loop near the text's end. */
 static size_t vbmi_block(search *x, size_t q, uint64_t *bits) {
   if (x->bytes_stale) {
+    size_t width;   /* (WIDE, as the VBMI loop's) */
     if (x->n - q < VBMI_MIN_BYTES)
-      return x->s->narrow ? narrow_block_avx512(x->t, &x->s->ext, x->h, x->n, q, bits)
-                          : block_avx512(x->t, &x->s->ext, x->h, x->n, q, bits);
+      return next_block(x->t, &x->s->ext, x->h, x->n, q, x->s->narrow, 3, bits, &width);
     fill_byte_tables(x->t, &x->bytes, x->bytes_stale & (x->s->narrow ? 1u : 3u));
     x->bytes_stale = 0;
   }
