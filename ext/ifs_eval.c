@@ -199,6 +199,8 @@ struct ifs_evaluator {
   size_t lists_copied;
   size_t compiles;
   int same_hash;
+  int share_from_set;
+  size_t share_from;
 #endif
 };
 
@@ -686,15 +688,29 @@ static const ifs_needle_set *owned_set(const plan *pl) {
 /* A list the list cache has found this often, or more (once in each
 ** compile that copies it: the JSON reader's question), is shared by the
 ** plans kept after (plan_list): a table whose every case has its own
-** constraints, with one refusal list.  A list of fewer texts (the list of
-** a whole table, of a few cases) is not: each kept plan has one set of all
-** its needles, found in one pass.  Sharing from the first plan, not only
-** once the kept plans are big, is no slower with few cases (twenty or two
-** hundred, each of its ten words beside the fifty phrases, or of two) and
-** faster with many (two thousand: 0.96 to 0.98 of the time): a crowded set
-** of sixty costs more at each find than a pass of the fifty phrases, which
-** find little, and one of the ten words in eight buckets. */
+** constraints, with one refusal list, beside each case's own words.  A
+** plan whose other list is shared as well (texts differing only in keys
+** the checks do not read) shares them once the kept plans hold
+** SHARE_FROM_BYTES: until then each such plan has one set of all its
+** needles, one pass where sharing takes two over sets that stay in cache
+** (with the AVX2 loops, sharing took 1.06 of the time with twenty such
+** plans, 0.99 and 1.07 with two hundred).  A list of fewer texts (the list of a whole
+** table, of a few cases) is not shared: each plan has one set of all its
+** needles.  A list of SHARE_LIST_BYTES of JSON or more is shared from the
+** start: a set of its own for each plan would cost more to build than the
+** rows gain (a thousand phrases: about a millisecond a plan), and its
+** copies would fill the plan cache. */
 #define SHARE_FINDS 8
+#define SHARE_FROM_BYTES ((size_t)4 << 20)
+#define SHARE_LIST_BYTES ((size_t)16 << 10)
+
+static size_t share_from(const ifs_evaluator *ev) {
+#ifdef IFS_TESTING
+  if (ev->share_from_set) return ev->share_from;
+#endif
+  (void)ev;
+  return SHARE_FROM_BYTES;
+}
 
 /* The work plan's lists that a kept plan of text cons shares (kinds: bit 0
 ** must_include, bit 1 must_exclude), as it refers to them (shared[], in the
@@ -706,8 +722,10 @@ static size_t shared_lists(const ifs_evaluator *ev, const char *cons, plan_list 
   *bytes = 0;
   *kinds = 0;
   if (ev->wcons != cons) return 0;
+  int plans_big = ev->bytes >= share_from(ev), often[2];
+  for (int l = 0; l < 2; l++) often[l] = ev->copied[l].k && ev->copied[l].finds >= SHARE_FINDS;
   for (int l = 0; l < 2; l++)
-    if (ev->copied[l].k && ev->copied[l].finds >= SHARE_FINDS) {
+    if (often[l] && (plans_big || !often[!l] || ev->copied_json[l].len >= SHARE_LIST_BYTES)) {
       *kinds |= 1u << l;
       shared[n++] = ev->copied_json[l];
       *bytes += ev->copied_json[l].len;
@@ -1559,6 +1577,10 @@ size_t ifs_test_evaluator_plans_sharing(const ifs_evaluator *ev) {
 
 void ifs_test_evaluator_same_hash(ifs_evaluator *ev) { ev->same_hash = 1; }
 
+void ifs_test_evaluator_share_from(ifs_evaluator *ev, size_t bytes) {
+  ev->share_from_set = 1;
+  ev->share_from = bytes;
+}
 #endif
 
 ifs_status ifs_result_checks(ifs_evaluator *ev, ifs_result *r) {

@@ -112,6 +112,11 @@ size_t ifs_test_evaluator_plans_sharing(const ifs_evaluator *ev);
 /* Test hook: every constraints text's plan gets the same hash from now on,
 ** so that only the comparison of their bytes tells kept plans apart. */
 void ifs_test_evaluator_same_hash(ifs_evaluator *ev);
+
+/* Test hook: kept plans whose two lists are both shared share them once
+** the kept plans hold this many bytes (0: from the first), not the
+** built-in bound. */
+void ifs_test_evaluator_share_from(ifs_evaluator *ev, size_t bytes);
 #endif
 
 /* The kind's name as if_checks shows it ("max_words", ...). */

@@ -607,7 +607,8 @@ END_TEST
 /* A list of 3,000 phrases (over 100 KB of JSON; its plan, about 600 KB, was
 ** once too big to keep and compiled on every row): one text holding it on
 ** every row is kept; in texts of their own it is copied from the list cache
-** and shared by every plan kept once it has been found in enough texts.  Every answer is a fresh
+** and shared by every plan kept, from the first (a set of its own for each
+** would cost more than the rows gain).  Every answer is a fresh
 ** evaluator's. */
 START_TEST(test_long_lists_kept) {
   ifs_evaluator *ev = ifs_evaluator_new();
@@ -642,24 +643,32 @@ START_TEST(test_long_lists_kept) {
 END_TEST
 
 /* Kept plans of texts holding a list found in many texts share it with the
-** list cache (their key leaves its JSON out, they search with its set):
-** every answer is a fresh evaluator's, while the list is held and after it
-** has been replaced (the plans are compiled again, and, under the
-** sanitizers, the replaced list is never read). */
+** list cache (their key leaves its JSON out, they search with its set),
+** from the first plan kept; a plan whose two lists are both that list, here
+** from the first too, by default once the kept plans hold 4 MB (these hold
+** less: each of those eight plans keeps one set of both).  Every answer is
+** a fresh evaluator's, while the list is held and after it has been
+** replaced (the plans are compiled again, and, under the sanitizers, the
+** replaced list is never read). */
 START_TEST(test_plans_share_long_lists) {
-  ifs_evaluator *ev = ifs_evaluator_new();
+  ifs_evaluator *ev = ifs_evaluator_new(), *by_default = ifs_evaluator_new();
+  ifs_test_evaluator_share_from(ev, 0);
   ifs_buf l, t;
   ifs_buf_init(&l);
   ifs_buf_init(&t);
   refusal_list(&l, 'a');
   find_often(ev, &l);
+  find_often(by_default, &l);
   size_t before = ifs_test_evaluator_plans_sharing(ev);
   for (int round = 0; round < 3; round++)
     for (int c = 0; c < 40; c++) {
       case_text(&t, &l, c);
       same_as_fresh(ev, &t);
+      same_as_fresh(by_default, &t);
     }
   ck_assert_uint_eq(ifs_test_evaluator_plans_sharing(ev), before + 40);
+  ck_assert_uint_eq(ifs_test_evaluator_plans_sharing(by_default), before + 32);
+  ifs_evaluator_free(by_default);
   /* a row of case 0: the reference's answer (tests/oracle.py) */
   ifs_result r;
   ifs_result_init(&r);
@@ -698,6 +707,7 @@ END_TEST
 START_TEST(test_shared_plans_told_apart_by_bytes) {
   ifs_evaluator *ev = ifs_evaluator_new();
   ifs_test_evaluator_same_hash(ev);
+  ifs_test_evaluator_share_from(ev, 0);
   ifs_buf a, b, t;
   ifs_buf_init(&a);
   ifs_buf_init(&b);
@@ -742,6 +752,7 @@ START_TEST(test_shared_plans_out_of_memory) {
   for (long n = 1; n < 2000 && !completed; n++) {
     ifs_evaluator *e = ifs_evaluator_new();
     ck_assert_ptr_nonnull(e);
+    ifs_test_evaluator_share_from(e, 0);
     find_often(e, &l);
     size_t warm = ifs_test_evaluator_plans_sharing(e);
     ifs_test_fail_nth(n);

@@ -193,6 +193,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
   ifs_evaluator *ev = ifs_evaluator_new(), *fresh = ifs_evaluator_new();
   fuzz_assert(ev && fresh);
+  ifs_test_evaluator_share_from(ev, 0);
   ifs_result r1, r2, r3;
   ifs_result_init(&r1);
   ifs_result_init(&r2);
