@@ -694,12 +694,12 @@ static const ifs_needle_set *owned_set(const plan *pl) {
 ** SHARE_FROM_BYTES: until then each such plan has one set of all its
 ** needles, one pass where sharing takes two over sets that stay in cache
 ** (with the AVX2 loops, sharing took 1.06 of the time with twenty such
-** plans, 0.99 and 1.07 with two hundred).  A list of fewer texts (the list of a whole
-** table, of a few cases) is not shared: each plan has one set of all its
-** needles.  A list of SHARE_LIST_BYTES of JSON or more is shared from the
-** start: a set of its own for each plan would cost more to build than the
-** rows gain (a thousand phrases: about a millisecond a plan), and its
-** copies would fill the plan cache. */
+** plans, 0.99 and 1.07 with two hundred).  A list of fewer texts (the
+** list of a whole table, of a few cases) is not shared: each plan has one
+** set of all its needles.  A list of SHARE_LIST_BYTES of JSON or more is
+** shared from the start: a set of its own for each plan would cost more to
+** build than the rows gain (a thousand phrases: about a millisecond a
+** plan), and its copies would fill the plan cache. */
 #define SHARE_FINDS 8
 #define SHARE_FROM_BYTES ((size_t)4 << 20)
 #define SHARE_LIST_BYTES ((size_t)16 << 10)
