@@ -138,6 +138,7 @@ typedef struct tables {
   unsigned char lo[PREFIX_MAX][32], hi[PREFIX_MAX][32];
 } tables;
 
+#if IFS_X86_SIMD
 /* The same tables by whole bytes, for the AVX-512 VBMI loop: per prefix
 ** byte, per eight buckets, the buckets allowing each byte (its low seven
 ** bits: entry i allows what bytes i and i | 0x80 do).  Made from the nibble
@@ -145,6 +146,7 @@ typedef struct tables {
 typedef struct byte_tables {
   _Alignas(64) unsigned char b[PREFIX_MAX][2][128];
 } byte_tables;
+#endif
 
 struct ifs_needle_set {
   size_t k, np, bytes;

@@ -193,8 +193,8 @@ static size_t set_needles(const char *s, size_t n, ifs_buf *all, ifs_span *span)
   return k;
 }
 
-/* The filter loops: bytes, SSSE3 (or NEON), AVX2, AVX-512, AVX-512 VBMI (each the best
-** below it that the CPU has). */
+/* The filter loops: bytes, SSSE3 (or NEON), AVX2, AVX-512, AVX-512 VBMI
+** (each the best below it that the CPU has). */
 #define SET_LEVELS 5
 
 /* The set's answers in s, for every filter loop, against lower-then-find
