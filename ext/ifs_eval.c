@@ -134,6 +134,15 @@ typedef struct list_offer {
   size_t checks, checks_end, text, text_end;
 } list_offer;
 
+/* Where a compile copied a list from the list cache into the work plan
+** (k 0: none): the next compile that copies the same list to the same
+** checks, with its text at the same place, finds its checks there still. */
+typedef struct list_copy {
+  size_t slot;
+  uint64_t kept;
+  size_t k, check_at, text_at;
+} list_copy;
+
 /* The plan cache: eval tables repeat each case's constraints once per run
 ** or model, so it holds thousands; when full (count or bytes) an eighth of
 ** it, picked at random, goes.  A table read again in the order it was
@@ -194,9 +203,13 @@ struct ifs_evaluator {
   ifs_list known[2];      /* a kept list of each kind, and which; */
   ifs_list copied[2];     /* and the include and exclude lists copied (k 0: none), */
   plan_list copied_json[2];   /* their JSON in the text compiled, */
+  size_t copied_text[2];  /* where their needles' text is in the work text, */
+  list_copy copies[2];    /* where this compile copied them, and the last one */
+  list_copy copies_before[2];
   const char *wcons;      /* which is this */
 #ifdef IFS_TESTING
   size_t lists_copied;
+  size_t lists_in_place;
   size_t compiles;
   int same_hash;
   int share_from_set;
@@ -387,13 +400,15 @@ static ifs_status compile_needle(ifs_evaluator *ev, const ifs_jval *item, ifs_ki
   return IFS_OK;
 }
 
-/* A list the JSON reader took whole from the list cache: its needles,
-** copied.  The cache holds it still (nothing is offered to it until the
-** plan's lists are all compiled): it is the list known_list() found there
-** for this value (of a key given twice, for its last value). */
+/* A list the JSON reader took whole from the list cache: its needles'
+** checks, copied, or left where the last compile copied them when that was
+** the same list to the same checks, its text at the same place (texts seen
+** once, row after row, with one refusal list).  The cache holds it still
+** (nothing is offered to it until the plan's lists are all compiled): it
+** is the list known_list() found there for this value (of a key given
+** twice, for its last value: place_copied_texts checked). */
 static ifs_status copy_list(ifs_evaluator *ev, const ifs_jval *v, ifs_kind kind) {
   int l_ex = kind == IFS_MUST_EXCLUDE;
-  if (ev->known_at[l_ex] != v->str) return IFS_NOMEM;   /* (cannot be) */
   ifs_list l = ev->known[l_ex];
   ev->copied[l_ex] = l;
   ev->copied_json[l_ex] =
@@ -401,14 +416,36 @@ static ifs_status copy_list(ifs_evaluator *ev, const ifs_jval *v, ifs_kind kind)
 #ifdef IFS_TESTING
   ev->lists_copied++;
 #endif
-  size_t base = ev->wtext.len;
-  if (ifs_buf_append(&ev->wtext, l.text, l.tn)) return IFS_NOMEM;
+  size_t base = ev->copied_text[l_ex], at = ev->wn;
+  const list_copy *was = &ev->copies_before[l_ex];
+  const list_copy now = {l.slot, l.kept, l.k, at, base};
   plan_check *c = plan_reserve(ev, l.k);   /* in one step: a refusal list is long */
   if (!c) return IFS_NOMEM;
+  ev->copies[l_ex] = now;
+  if (memcmp(was, &now, sizeof now) == 0) {   /* the last compile's, in place */
+#ifdef IFS_TESTING
+    ev->lists_in_place++;
+#endif
+    return IFS_OK;
+  }
   for (size_t i = 0; i < l.k; i++) {
     const ifs_list_needle *nd = &l.needles[i];
     c[i] = (plan_check){.kind = kind, .arg_at = base + nd->arg_at, .arg_len = nd->arg_len,
                         .low_at = base + nd->low_at, .low_len = nd->low_len};
+  }
+  return IFS_OK;
+}
+
+/* The needles' text of each list the JSON reader took from the list cache,
+** first in the work text (a refusal list's the first of all): at the same
+** place row after row, its checks are the same too (copy_list). */
+static ifs_status place_copied_texts(ifs_evaluator *ev, const ifs_jval *const *vals) {
+  for (int l_ex = 1; l_ex >= 0; l_ex--) {
+    const ifs_jval *v = vals[l_ex ? IFS_MUST_EXCLUDE : IFS_MUST_INCLUDE];
+    if (!v || v->type != IFS_JARR || !v->known) continue;
+    if (ev->known_at[l_ex] != v->str) return IFS_NOMEM;   /* (cannot be) */
+    ev->copied_text[l_ex] = ev->wtext.len;
+    if (ifs_buf_append(&ev->wtext, ev->known[l_ex].text, ev->known[l_ex].tn)) return IFS_NOMEM;
   }
   return IFS_OK;
 }
@@ -627,6 +664,8 @@ static ifs_status compile_plan(ifs_evaluator *ev, const char *cons, size_t cn) {
   ev->noffers = 0;
   ev->copied[0].k = ev->copied[1].k = 0;
   ev->known_at[0] = ev->known_at[1] = NULL;
+  memcpy(ev->copies_before, ev->copies, sizeof ev->copies);
+  memset(ev->copies, 0, sizeof ev->copies);
   ev->wcons = cons;
   if (!ev->compiled && !(ev->compiled = ifs_list_cache_new())) return IFS_NOMEM;
   ifs_jval *c;
@@ -640,6 +679,7 @@ static ifs_status compile_plan(ifs_evaluator *ev, const char *cons, size_t cn) {
   if (v == IFS_SCORED) {
     const ifs_jval *vals[IFS_REGEX + 1];
     known_keys(c, vals);
+    rc = place_copied_texts(ev, vals);
     for (int k = IFS_MAX_WORDS; k <= IFS_MAX_CHARS && !rc; k++)
       rc = compile_limit(ev, vals[k], (ifs_kind)k);
     if (!rc) rc = compile_json(ev, vals[IFS_MUST_BE_JSON]);
@@ -1563,6 +1603,8 @@ const char *ifs_test_evaluator_ahead(const ifs_evaluator *ev, size_t *n) {
 }
 
 size_t ifs_test_evaluator_lists_copied(const ifs_evaluator *ev) { return ev->lists_copied; }
+
+size_t ifs_test_evaluator_lists_in_place(const ifs_evaluator *ev) { return ev->lists_in_place; }
 
 size_t ifs_test_evaluator_plans_kept(const ifs_evaluator *ev) { return ev->count; }
 

@@ -100,6 +100,9 @@ const char *ifs_test_evaluator_ahead(const ifs_evaluator *ev, size_t *n);
 ** rather than read from their JSON. */
 size_t ifs_test_evaluator_lists_copied(const ifs_evaluator *ev);
 
+/* Test hook: of those, how many the last compile had left in place. */
+size_t ifs_test_evaluator_lists_in_place(const ifs_evaluator *ev);
+
 /* Test hook: how many plans are kept. */
 size_t ifs_test_evaluator_plans_kept(const ifs_evaluator *ev);
 

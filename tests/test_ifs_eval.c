@@ -593,6 +593,9 @@ START_TEST(test_own_lists_of_texts_seen_once) {
                     "round %d, case %d: %.*s", round, c, (int)r.reason.len, r.reason.p);
     }
   ck_assert_uint_eq(ifs_test_evaluator_lists_copied(ev), CASES + (3 * CASES - 1));
+  /* the refusal list's checks, first in the text and after ten words, are
+  ** where the row before left them from the third row on */
+  ck_assert_uint_eq(ifs_test_evaluator_lists_in_place(ev), 3 * CASES - 2);
   ck_assert_uint_eq(ifs_test_evaluator_compiles(ev), 3 * CASES);
   ifs_result_free(&r);
   ifs_result_free(&fresh);
@@ -600,6 +603,51 @@ START_TEST(test_own_lists_of_texts_seen_once) {
   ifs_buf_free(&own);
   ifs_buf_free(&t);
   ifs_buf_free(&resp);
+  ifs_evaluator_free(ev);
+}
+END_TEST
+
+/* A list copied from the list cache to where the last compile copied it
+** (the same list, checks and text) is not copied again; moved by a check
+** before it, or under the other key, it is.  Each text is seen once; every
+** answer is a fresh evaluator's. */
+START_TEST(test_lists_copied_in_place) {
+  static const char *const texts[] = {
+    "{\"must_exclude\": @, \"id\": #}",                        /* read, kept */
+    "{\"must_exclude\": @, \"id\": #}",                        /* copied */
+    "{\"must_exclude\": @, \"id\": #}",                        /* in place */
+    "{\"max_words\": 9, \"must_exclude\": @, \"id\": #}",      /* a check before it */
+    "{\"id\": #, \"max_chars\": 9, \"must_exclude\": @}",      /* in place */
+    "{\"must_include\": @, \"id\": #}",                        /* the other key */
+    "{\"must_include\": @, \"must_exclude\": @, \"id\": #}",   /* its text after */
+    "{\"id\": #, \"must_include\": @, \"must_exclude\": @}",   /* both in place */
+  };
+  ifs_evaluator *ev = ifs_evaluator_new();
+  ifs_buf l, t;
+  ifs_buf_init(&l);
+  ifs_buf_init(&t);
+  refusal_list(&l, 'a');
+  ifs_result r, fresh;
+  ifs_result_init(&r);
+  ifs_result_init(&fresh);
+  const char *resp = share_resps[0];
+  for (int i = 0; i < (int)(sizeof texts / sizeof *texts); i++) {
+    text_of(&t, texts[i], &l, i);
+    ifs_evaluator *once = ifs_evaluator_new();
+    ck_assert_int_eq(ifs_evaluate(once, resp, strlen(resp), t.p, t.len, &fresh), IFS_OK);
+    ifs_evaluator_free(once);
+    ck_assert_int_eq(ifs_evaluate(ev, resp, strlen(resp), t.p, t.len, &r), IFS_OK);
+    ck_assert_msg(r.score == fresh.score && r.reason.len == fresh.reason.len &&
+                      memcmp(r.reason.p, fresh.reason.p, r.reason.len) == 0,
+                  "text %d: %.*s", i, (int)r.reason.len, r.reason.p);
+  }
+  ck_assert_uint_eq(ifs_test_evaluator_compiles(ev), 8);
+  ck_assert_uint_eq(ifs_test_evaluator_lists_copied(ev), 9);
+  ck_assert_uint_eq(ifs_test_evaluator_lists_in_place(ev), 4);
+  ifs_result_free(&r);
+  ifs_result_free(&fresh);
+  ifs_buf_free(&l);
+  ifs_buf_free(&t);
   ifs_evaluator_free(ev);
 }
 END_TEST
@@ -974,6 +1022,7 @@ static Suite *eval_suite(void) {
   tcase_add_test(tc, test_many_dotted_capital_i);
   tcase_add_test(tc, test_lists_of_texts_seen_once);
   tcase_add_test(tc, test_lists_copied_by_their_json);
+  tcase_add_test(tc, test_lists_copied_in_place);
   tcase_add_test(tc, test_own_lists_of_texts_seen_once);
   tcase_add_test(tc, test_long_lists_kept);
   tcase_add_test(tc, test_plans_share_long_lists);
