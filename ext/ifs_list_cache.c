@@ -124,10 +124,25 @@ void ifs_list_cache_free(ifs_list_cache *c) {
   ifs_free(c);
 }
 
+/* A list found within this many finds is in cache still (a refusal list
+** found on every row); one found longer ago (a case's own words, back once
+** a run of its table) is read cold. */
+#define RECENT_FINDS 8
+
+/* At most this many bytes of a list's needles' text are asked for at once
+** (past that the CPU's own prefetching keeps up). */
+#define PREFETCH_TEXT_MAX 4096
+
 size_t ifs_list_cache_find(ifs_list_cache *c, const char *s, size_t n, ifs_list *list) {
   uint32_t i = lookup(c, s, n, 0);
   if (i == NONE) return 0;
   entry *e = &c->e[i];
+  if (c->clock - e->last > RECENT_FINDS) {
+    /* its set and text, which the row's search reads after the compile,
+    ** come in meanwhile */
+    if (e->set) ifs_needle_set_prefetch(e->set);
+    ifs_prefetch(e->list.text, e->list.tn < PREFETCH_TEXT_MAX ? e->list.tn : PREFETCH_TEXT_MAX);
+  }
   e->last = ++c->clock;
   *list = e->list;
   list->slot = i;
