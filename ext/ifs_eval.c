@@ -32,7 +32,6 @@ typedef struct plan_check {
   int invalid;            /* a limit whose value int() rejects */
   size_t arg_at, arg_len; /* limit in decimal, needle's str(), or pattern */
   size_t low_at, low_len; /* needles: needle.lower() (the argument when equal) */
-  size_t needle_at;       /* needles: the index in the plan's set or needles */
 } plan_check;
 
 /* The plan the row after a kept plan's row used, the last time that plan
@@ -80,7 +79,8 @@ typedef struct plan {
   unsigned char nlists, nshared;   /* of lists and shared, below */
   unsigned char meets_context;     /* some needle meets a context lowercase */
   size_t n, nn, kn, tn;   /* checks, needle checks, constraints and text bytes */
-  size_t n_include;       /* of the needle checks, those of must_include */
+  size_t first_needle;    /* the needle checks, in one run: checks[first_needle ..], */
+  size_t n_include;       /* must_include's the first n_include of them */
   plan_check *checks;
   ifs_needle *needles;    /* each needle's search, when there is no set */
   const char *text;
@@ -516,17 +516,12 @@ static ifs_status compile_regex(ifs_evaluator *ev, const ifs_jval *v) {
   return !c || plan_arg(ev, c, v, 0) ? IFS_NOMEM : IFS_OK;
 }
 
-static int is_needle(const plan_check *c) {
-  return c->kind == IFS_MUST_INCLUDE || c->kind == IFS_MUST_EXCLUDE;
-}
-
 /* Points the needles' searches of a kept plan without a set at its text
 ** (once the text stays put). */
 static void plan_init_needles(plan *pl) {
-  for (size_t i = 0; i < pl->n; i++) {
-    const plan_check *c = &pl->checks[i];
-    if (is_needle(c) && c->low_len)
-      ifs_needle_init(&pl->needles[c->needle_at], pl->text + c->low_at, c->low_len);
+  for (size_t j = 0; j < pl->nn; j++) {
+    const plan_check *c = &pl->checks[pl->first_needle + j];
+    if (c->low_len) ifs_needle_init(&pl->needles[j], pl->text + c->low_at, c->low_len);
   }
 }
 
@@ -545,20 +540,14 @@ static ifs_status plan_prepare_needles(ifs_evaluator *ev) {
   w->needles = NULL;
   /* a needle meeting a context lowercase holds byte CC or CF: a text with
   ** neither (most) is not read needle by needle */
-  int may_meet = memchr(w->text, 0xCC, w->tn) || memchr(w->text, 0xCF, w->tn);
-  /* counted in locals: the stores to the checks would keep them in memory */
-  size_t k = 0, n_include = 0, n = w->n;
+  size_t k = w->nn;
   int meets = 0;
-  for (size_t i = 0; i < n; i++) {
-    plan_check *c = &w->checks[i];
-    if (!is_needle(c)) continue;
-    c->needle_at = k++;
-    n_include += c->kind == IFS_MUST_INCLUDE;
-    if (may_meet && meets_context_lowercase(w->text + c->low_at, c->low_len)) meets = 1;
-  }
-  w->n_include = n_include;
+  if (memchr(w->text, 0xCC, w->tn) || memchr(w->text, 0xCF, w->tn))
+    for (size_t j = 0; j < k && !meets; j++) {
+      const plan_check *c = &w->checks[w->first_needle + j];
+      meets = meets_context_lowercase(w->text + c->low_at, c->low_len);
+    }
   w->meets_context = (unsigned char)meets;
-  w->nn = k;
   w->lists = ev->wlists;
   w->nlists = 0;
   if (k == 0) return IFS_OK;
@@ -593,11 +582,10 @@ static ifs_status needles_room(ifs_evaluator *ev, size_t k) {
 /* The plan's needles in ev->spans, and room for their answers in ev->found. */
 static ifs_status plan_spans(ifs_evaluator *ev, const plan *pl) {
   if (needles_room(ev, pl->nn)) return IFS_NOMEM;
-  for (size_t i = 0; i < pl->n; i++) {
-    const plan_check *c = &pl->checks[i];
-    if (!is_needle(c)) continue;
-    ev->spans[c->needle_at].at = c->low_at;
-    ev->spans[c->needle_at].len = c->low_len;
+  for (size_t j = 0; j < pl->nn; j++) {
+    const plan_check *c = &pl->checks[pl->first_needle + j];
+    ev->spans[j].at = c->low_at;
+    ev->spans[j].len = c->low_len;
   }
   return IFS_OK;
 }
@@ -669,6 +657,7 @@ static ifs_status compile_plan(ifs_evaluator *ev, const char *cons, size_t cn) {
   ev->wcons = cons;
   if (!ev->compiled && !(ev->compiled = ifs_list_cache_new())) return IFS_NOMEM;
   ifs_jval *c;
+  size_t needles_from = 0, include_end = 0, needles_end = 0;   /* the needle checks, in one run */
   ifs_status rc = ifs_json_parse_known(cons, cn, &ev->arena, known_list, ev, &c);
   if (rc == IFS_NOMEM) return rc;
   ifs_verdict v = rc != IFS_OK          ? IFS_BAD_JSON
@@ -683,8 +672,11 @@ static ifs_status compile_plan(ifs_evaluator *ev, const char *cons, size_t cn) {
     for (int k = IFS_MAX_WORDS; k <= IFS_MAX_CHARS && !rc; k++)
       rc = compile_limit(ev, vals[k], (ifs_kind)k);
     if (!rc) rc = compile_json(ev, vals[IFS_MUST_BE_JSON]);
+    needles_from = ev->wn;
     if (!rc) rc = compile_needles(ev, vals[IFS_MUST_INCLUDE], IFS_MUST_INCLUDE);
+    include_end = ev->wn;
     if (!rc) rc = compile_needles(ev, vals[IFS_MUST_EXCLUDE], IFS_MUST_EXCLUDE);
+    needles_end = ev->wn;
     if (!rc) rc = offer_lists(ev);
     if (!rc) rc = compile_regex(ev, vals[IFS_REGEX]);
     if (!rc && ev->wn == 0) v = IFS_NO_RECOGNIZED;
@@ -698,6 +690,9 @@ static ifs_status compile_plan(ifs_evaluator *ev, const char *cons, size_t cn) {
   w->text = ev->wtext.p ? ev->wtext.p : "";
   w->tn = ev->wtext.len;
   w->kn = 0;
+  w->first_needle = needles_from;
+  w->n_include = include_end - needles_from;
+  w->nn = needles_end - needles_from;
   return plan_prepare_needles(ev);
 }
 
@@ -1326,9 +1321,10 @@ static ifs_status run_needle(ifs_evaluator *ev, ifs_result *r, row *w, const pla
                              const plan_check *c) {
   int found = 1;
   if (c->low_len) {
-    const ifs_needle *nd = &pl->needles[c->needle_at];
+    size_t j = (size_t)(c - pl->checks) - pl->first_needle;
+    const ifs_needle *nd = &pl->needles[j];
     if (!nd->len)   /* the work plan's, first use */
-      ifs_needle_init(&ev->wneedles[c->needle_at], pl->text + c->low_at, c->low_len);
+      ifs_needle_init(&ev->wneedles[j], pl->text + c->low_at, c->low_len);
     if (needle_in_response(ev, w, nd, &found)) return IFS_NOMEM;
   }
   return add_check(r, pl, c, c->kind == IFS_MUST_INCLUDE ? found : !found, 0);
