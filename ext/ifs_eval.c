@@ -159,7 +159,10 @@ typedef struct list_copy {
 #define PLAN_BYTES ((size_t)32 << 20)       /* total size of the plans */
 #define PLAN_KEEP_BYTES (PLAN_BYTES / 2)    /* a bigger plan is not kept */
 
-/* A table slot holds the hash too, so that probing touches no plan. */
+/* A table slot holds the hash too, so that probing touches no plan; and a
+** tag of the hash for each slot (0: empty), in an array of its own of 16 KB
+** that stays in cache, is read first, so that a text seen once (every row
+** of a first regrade) misses without reading the table's cold lines. */
 typedef struct plan_slot {
   uint64_t hash;
   plan *pl;
@@ -172,7 +175,8 @@ typedef struct plan_slot {
 struct ifs_evaluator {
   ifs_regex_cache *regex;
   uint64_t evaluation;    /* counts evaluations: results' labels follow theirs */
-  plan_slot *table;       /* open addressing by hash */
+  plan_slot *table;       /* open addressing by hash, */
+  uint16_t *tags;         /* each slot's slot_tag() (in the table's block) */
   size_t count, bytes;
   uint64_t drops;         /* times plans were dropped so far */
   uint64_t rng;           /* picks them (xorshift) */
@@ -889,8 +893,13 @@ static void plans_flush(ifs_evaluator *ev) {
     plan_free(ev->table[i].pl);
     ev->table[i].pl = NULL;
   }
+  memset(ev->tags, 0, PLAN_TABLE * sizeof *ev->tags);
   ev->count = ev->bytes = 0;
 }
+
+/* The tag of a plan's hash in its slot: bits the slot's place does not
+** tell, never 0. */
+static uint16_t slot_tag(uint64_t h) { return (uint16_t)(h >> 48) | 1; }
 
 /* Drops the kept plan of table slot i (the caller counts the drop).
 ** Linear probing keeps no tombstones: each later slot of the run moves back
@@ -903,15 +912,17 @@ static void plan_drop(ifs_evaluator *ev, size_t i) {
   if (ev->last == pl) ev->last = NULL;
   if (ev->prev == pl) ev->prev = NULL;
   plan_free(pl);
-  for (size_t j = (i + 1) & m; ev->table[j].pl; j = (j + 1) & m) {
+  for (size_t j = (i + 1) & m; ev->tags[j]; j = (j + 1) & m) {
     size_t home = (size_t)ev->table[j].hash & m;
     if (((j - home) & m) >= ((j - i) & m)) {
       ev->table[i] = ev->table[j];
+      ev->tags[i] = ev->tags[j];
       i = j;
     }
   }
   ev->table[i].pl = NULL;
   ev->table[i].set = NULL;
+  ev->tags[i] = 0;
 }
 
 /* A kept plan's slot, picked at random (there is one; the table is at most
@@ -919,7 +930,7 @@ static void plan_drop(ifs_evaluator *ev, size_t i) {
 static size_t random_slot(ifs_evaluator *ev) {
   size_t i;
   do i = (size_t)ifs_xorshift64(&ev->rng) & (PLAN_TABLE - 1);
-  while (!ev->table[i].pl);
+  while (!ev->tags[i]);
   return i;
 }
 
@@ -931,9 +942,11 @@ static size_t random_slot(ifs_evaluator *ev) {
 static ifs_status plans_insert(ifs_evaluator *ev, plan *pl, uint64_t h) {
   size_t size = plan_size(pl, plan_head_bytes(pl));
   if (!ev->table) {
-    ev->table = ifs_malloc(PLAN_TABLE * sizeof *ev->table);
+    size_t bytes = PLAN_TABLE * (sizeof *ev->table + sizeof *ev->tags);
+    ev->table = ifs_malloc(bytes);
     if (!ev->table) return IFS_NOMEM;
-    memset(ev->table, 0, PLAN_TABLE * sizeof *ev->table);
+    memset(ev->table, 0, bytes);
+    ev->tags = (uint16_t *)(void *)(ev->table + PLAN_TABLE);
   }
   if (ev->count >= PLAN_MAX || ev->bytes + size > PLAN_BYTES) {
     ev->drops++;
@@ -942,7 +955,8 @@ static ifs_status plans_insert(ifs_evaluator *ev, plan *pl, uint64_t h) {
       plan_drop(ev, random_slot(ev));
   }
   size_t i = (size_t)h & (PLAN_TABLE - 1);
-  while (ev->table[i].pl) i = (i + 1) & (PLAN_TABLE - 1);
+  while (ev->tags[i]) i = (i + 1) & (PLAN_TABLE - 1);
+  ev->tags[i] = slot_tag(h);
   ev->table[i].hash = h;
   ev->table[i].pl = pl;
   ev->table[i].set = owned_set(pl);
@@ -989,8 +1003,9 @@ static plan *plan_if_last(const ifs_evaluator *ev, const char *cons, size_t cn) 
 /* The first slot from i on (probing) holding a plan of hash h, or
 ** PLAN_TABLE when none does. */
 static size_t slot_of_hash(const ifs_evaluator *ev, uint64_t h, size_t i) {
-  for (; ev->table[i].pl; i = (i + 1) & (PLAN_TABLE - 1))
-    if (ev->table[i].hash == h) return i;
+  uint16_t tag = slot_tag(h);
+  for (; ev->tags[i]; i = (i + 1) & (PLAN_TABLE - 1))
+    if (ev->tags[i] == tag && ev->table[i].hash == h) return i;
   return PLAN_TABLE;
 }
 
