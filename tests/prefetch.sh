@@ -6,12 +6,13 @@
 # removed its calls, and the plan-key prefetch was gone from the library
 # with every test passing.  This reads the objects' machine code: the
 # evaluator (the plan-key prefetches, this row's and the next row's, inlined
-# into ifs_evaluate_scores) and ifs_needle_set_prefetch_bytes (the set's)
-# must each hold a prefetch instruction.
+# into ifs_evaluate_scores), ifs_needle_set_prefetch_bytes (the set's) and
+# ifs_list_cache_find (a list found cold: its needles' text) must each hold
+# a prefetch instruction.
 set -eu
 dir=${1:-build/werror}
 OBJDUMP=${OBJDUMP:-objdump}
-for obj in ifs_eval.o ifs_needle_set.o; do
+for obj in ifs_eval.o ifs_needle_set.o ifs_list_cache.o; do
   [ -f "$dir/$obj" ] || { echo "prefetch: FAIL: $dir/$obj not found" >&2; exit 1; }
 done
 command -v "$OBJDUMP" >/dev/null ||
@@ -33,7 +34,8 @@ count_in() {
 }
 
 fail=0
-for pair in ifs_eval.o:ifs_evaluate_scores ifs_needle_set.o:ifs_needle_set_prefetch_bytes; do
+for pair in ifs_eval.o:ifs_evaluate_scores ifs_needle_set.o:ifs_needle_set_prefetch_bytes \
+            ifs_list_cache.o:ifs_list_cache_find; do
   obj=${pair%%:*} fn=${pair#*:}
   n=$(count_in "$obj" "$fn")
   if [ "$n" -eq 0 ]; then
