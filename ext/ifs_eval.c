@@ -143,6 +143,11 @@ typedef struct list_copy {
   size_t k, check_at, text_at;
 } list_copy;
 
+static int same_copy(const list_copy *a, const list_copy *b) {
+  return a->k && a->k == b->k && a->slot == b->slot && a->kept == b->kept &&
+         a->check_at == b->check_at && a->text_at == b->text_at;
+}
+
 /* The plan cache: eval tables repeat each case's constraints once per run
 ** or model, so it holds thousands; when full (count or bytes) an eighth of
 ** it, picked at random, goes.  A table read again in the order it was
@@ -426,7 +431,7 @@ static ifs_status copy_list(ifs_evaluator *ev, const ifs_jval *v, ifs_kind kind)
   plan_check *c = plan_reserve(ev, l.k);   /* in one step: a refusal list is long */
   if (!c) return IFS_NOMEM;
   ev->copies[l_ex] = now;
-  if (memcmp(was, &now, sizeof now) == 0) {   /* the last compile's, in place */
+  if (same_copy(was, &now)) {   /* the last compile's, in place */
 #ifdef IFS_TESTING
     ev->lists_in_place++;
 #endif
