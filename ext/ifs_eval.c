@@ -1011,7 +1011,7 @@ static size_t slot_of_hash(const ifs_evaluator *ev, uint64_t h, size_t i) {
   uint16_t tag = slot_tag(h);
   /* a hit (eval rows' texts, back in no steady order) reads the slot: its
   ** line comes in while the tag is compared, not after */
-  __builtin_prefetch(&ev->table[i]);
+  ifs_prefetch(&ev->table[i], sizeof ev->table[i]);
   for (; ev->tags[i]; i = (i + 1) & (PLAN_TABLE - 1))
     if (ev->tags[i] == tag && ev->table[i].hash == h) return i;
   return PLAN_TABLE;
