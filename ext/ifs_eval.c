@@ -213,6 +213,8 @@ struct ifs_evaluator {
   ifs_list copied[2];     /* and the include and exclude lists copied (k 0: none), */
   plan_list copied_json[2];   /* their JSON in the text compiled, */
   size_t copied_text[2];  /* where their needles' text is in the work text, */
+  size_t copied_end;      /* the end of those texts (they come first), */
+  int copied_context;     /* whether one holds byte CC or CF (ifs_list.context), */
   list_copy copies[2];    /* where this compile copied them, and the last one */
   list_copy copies_before[2];
   const char *wcons;      /* which is this */
@@ -449,13 +451,16 @@ static ifs_status copy_list(ifs_evaluator *ev, const ifs_jval *v, ifs_kind kind)
 ** first in the work text (a refusal list's the first of all): at the same
 ** place row after row, its checks are the same too (copy_list). */
 static ifs_status place_copied_texts(ifs_evaluator *ev, const ifs_jval *const *vals) {
+  ev->copied_context = 0;
   for (int l_ex = 1; l_ex >= 0; l_ex--) {
     const ifs_jval *v = vals[l_ex ? IFS_MUST_EXCLUDE : IFS_MUST_INCLUDE];
     if (!v || v->type != IFS_JARR || !v->known) continue;
     if (ev->known_at[l_ex] != v->str) return IFS_NOMEM;   /* (cannot be) */
     ev->copied_text[l_ex] = ev->wtext.len;
     if (ifs_buf_append(&ev->wtext, ev->known[l_ex].text, ev->known[l_ex].tn)) return IFS_NOMEM;
+    ev->copied_context |= ev->known[l_ex].context;
   }
+  ev->copied_end = ev->wtext.len;
   return IFS_OK;
 }
 
@@ -493,7 +498,7 @@ static ifs_status offer_list(ifs_evaluator *ev, const list_offer *o) {
     nd[i].low_at = (uint32_t)(c->low_at - o->text);
     nd[i].low_len = (uint32_t)c->low_len;
   }
-  ifs_list l = {ev->wtext.p + o->text, o->text_end - o->text, nd, k, 0, 0, 0};
+  ifs_list l = {ev->wtext.p + o->text, o->text_end - o->text, nd, k, 0, 0, 0, 0};
   return ifs_list_cache_offer(ev->compiled, o->json->str, o->json->len, &l, ev->copied, 2);
 }
 
@@ -539,6 +544,16 @@ static ifs_status plan_build_set(ifs_evaluator *ev, const plan *pl, size_t min,
 static ifs_status work_list_sets(ifs_evaluator *ev, plan *w);
 static int meets_context_lowercase(const char *low, size_t len);
 
+/* 1 when the work plan's text holds byte CC or CF, which a needle meeting
+** a context lowercase does: the lists copied first into it say so by their
+** flags, without being read.  (Only for a plan with needles: its text was
+** scored, and place_copied_texts said where those lists end.) */
+static int may_meet_context(const ifs_evaluator *ev, const plan *w) {
+  const char *rest = w->text + ev->copied_end;
+  size_t rest_n = w->tn - ev->copied_end;
+  return ev->copied_context || memchr(rest, 0xCC, rest_n) || memchr(rest, 0xCF, rest_n);
+}
+
 /* The needles of the work plan: a set when they are many, else a search
 ** each, prepared when first used (a zeroed ifs_needle has len 0: not
 ** prepared yet). */
@@ -551,7 +566,7 @@ static ifs_status plan_prepare_needles(ifs_evaluator *ev) {
   ** neither (most) is not read needle by needle */
   size_t k = w->nn;
   int meets = 0;
-  if (memchr(w->text, 0xCC, w->tn) || memchr(w->text, 0xCF, w->tn))
+  if (k && may_meet_context(ev, w))
     for (size_t j = 0; j < k && !meets; j++) {
       const plan_check *c = &w->checks[w->first_needle + j];
       meets = meets_context_lowercase(w->text + c->low_at, c->low_len);

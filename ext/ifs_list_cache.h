@@ -29,7 +29,9 @@ typedef struct ifs_list_needle {
 ** needles in their order.  Of a list found: slot, which of the cache's
 ** entries it is, and kept, when it was kept there (the two name this list
 ** for as long as the cache holds it: ifs_list_cache_json); finds, how often
-** it has been found since (this time included). */
+** it has been found since (this time included); context, whether its text
+** holds byte CC or CF (only then may a needle meet a context lowercase),
+** as the cache found when it kept the list. */
 typedef struct ifs_list {
   const char *text;
   size_t tn;
@@ -37,6 +39,7 @@ typedef struct ifs_list {
   size_t k;
   size_t slot;
   uint64_t kept, finds;
+  int context;
 } ifs_list;
 
 /* Entries of a cache (a table whose cases each have their own words to

@@ -8,7 +8,8 @@
 ** the one replaced, so a list found on every call stays, and lists coming
 ** back in turn, more than fit, are mostly kept; a list past the bound is not kept, nor a list kept already again; a
 ** list found is named by its entry and when it was kept, by which its JSON
-** is had for as long as the cache holds it, and counts its finds; the
+** is had for as long as the cache holds it, and counts its finds, and says
+** whether its text holds byte CC or CF; the
 ** cache keeps within its bytes, never dropping a list its caller holds; out
 ** of memory keeps nothing and loses nothing.
 */
@@ -267,6 +268,38 @@ START_TEST(lists_in_turn_mostly_kept) {
 }
 END_TEST
 
+/* A list found says whether its text holds byte CC or CF (a needle there
+** may meet a context lowercase), from that byte anywhere in its text. */
+START_TEST(a_list_found_says_if_it_may_meet_context) {
+  static const char *const tags[] = {"plain", "\xcf\x83\xce\xb1", "x\xcc\x87",
+                                     "\xce\xb1\xce\xb2"};   /* σα, x + U+0307, αβ */
+  static const int want[] = {0, 1, 1, 0};
+  ifs_list_cache *c = ifs_list_cache_new();
+  ck_assert_ptr_nonnull(c);
+  for (size_t t = 0; t < sizeof tags / sizeof *tags; t++) {
+    made m;
+    make(&m, tags[t], IFS_LIST_CACHE_EAGER);
+    m.list.context = !want[t];   /* what the caller says does not count */
+    offer(c, &m);
+    ifs_list got;
+    ck_assert_uint_eq(ifs_list_cache_find(c, m.json, m.jn, &got), m.jn);
+    ck_assert_int_eq(got.context, want[t]);
+  }
+  made last;   /* the byte in the last needle only */
+  make(&last, "n", IFS_LIST_CACHE_EAGER);
+  memcpy(last.text + last.list.tn, "\xcf\x82", 2);
+  last.nd[last.list.k - 1].arg_len = last.nd[last.list.k - 1].low_len += 2;
+  last.list.tn += 2;
+  memcpy(last.json + last.jn - 2, "\xcf\x82\"]", 4);
+  last.jn += 2;
+  offer(c, &last);
+  ifs_list got;
+  ck_assert_uint_eq(ifs_list_cache_find(c, last.json, last.jn, &got), last.jn);
+  ck_assert_int_eq(got.context, 1);
+  ifs_list_cache_free(c);
+}
+END_TEST
+
 START_TEST(too_big_or_empty_not_kept) {
   ifs_list_cache *c = ifs_list_cache_new();
   made m;
@@ -278,7 +311,7 @@ START_TEST(too_big_or_empty_not_kept) {
   ck_assert_int_eq(ifs_list_cache_offer(c, big, sizeof big, &m.list, NULL, 0), IFS_OK);
   ifs_list got;
   ck_assert_uint_eq(ifs_list_cache_find(c, big, sizeof big, &got), 0);
-  ifs_list empty = {"", 0, NULL, 0, 0, 0, 0};
+  ifs_list empty = {"", 0, NULL, 0, 0, 0, 0, 0};
   ck_assert_int_eq(ifs_list_cache_offer(c, "[]", 2, &empty, NULL, 0), IFS_OK);
   ck_assert_uint_eq(ifs_list_cache_find(c, "[]", 2, &got), 0);
   ifs_list_cache_free(c);
@@ -377,6 +410,7 @@ static Suite *list_cache_suite(void) {
   tcase_add_test(tc, a_list_is_named_while_held);
   tcase_add_test(tc, thousands_of_lists_kept);
   tcase_add_test(tc, lists_in_turn_mostly_kept);
+  tcase_add_test(tc, a_list_found_says_if_it_may_meet_context);
   tcase_add_test(tc, too_big_or_empty_not_kept);
   tcase_add_test(tc, bytes_bounded);
   tcase_add_test(tc, out_of_memory_keeps_nothing);
