@@ -309,7 +309,8 @@ static char *copy_block(const char *json, size_t jn, const ifs_list *list, ifs_l
   copy->tn = list->tn;
   copy->slot = 0;   /* (found: its place and when it was kept) */
   copy->kept = copy->finds = 0;
-  copy->context = list->tn && (memchr(list->text, 0xCC, list->tn) || memchr(list->text, 0xCF, list->tn));
+  copy->context =
+      list->tn && (memchr(list->text, 0xCC, list->tn) || memchr(list->text, 0xCF, list->tn));
   return b;
 }
 

@@ -290,7 +290,7 @@ START_TEST(a_list_found_says_if_it_may_meet_context) {
   memcpy(last.text + last.list.tn, "\xcf\x82", 2);
   last.nd[last.list.k - 1].arg_len = last.nd[last.list.k - 1].low_len += 2;
   last.list.tn += 2;
-  memcpy(last.json + last.jn - 2, "\xcf\x82\"]", 4);
+  memcpy(last.json + last.jn - 2, "\xcf\x82\"]", 5);   /* (and the NUL) */
   last.jn += 2;
   offer(c, &last);
   ifs_list got;
