@@ -549,9 +549,8 @@ static int meets_context_lowercase(const char *low, size_t len);
 ** flags, without being read.  (Only for a plan with needles: its text was
 ** scored, and place_copied_texts said where those lists end.) */
 static int may_meet_context(const ifs_evaluator *ev, const plan *w) {
-  const char *rest = w->text + ev->copied_end;
-  size_t rest_n = w->tn - ev->copied_end;
-  return ev->copied_context || memchr(rest, 0xCC, rest_n) || memchr(rest, 0xCF, rest_n);
+  return ev->copied_context ||
+         ifs_may_meet_context(w->text + ev->copied_end, w->tn - ev->copied_end);
 }
 
 /* The needles of the work plan: a set when they are many, else a search

@@ -29,6 +29,7 @@
 ** Entry points: ifs_list_cache_find(), ifs_list_cache_offer().
 */
 #include "ifs_list_cache.h"
+#include "ifs_text.h"
 #include <string.h>
 
 #define KEY_BYTES IFS_LIST_CACHE_KEY
@@ -309,8 +310,7 @@ static char *copy_block(const char *json, size_t jn, const ifs_list *list, ifs_l
   copy->tn = list->tn;
   copy->slot = 0;   /* (found: its place and when it was kept) */
   copy->kept = copy->finds = 0;
-  copy->context =
-      list->tn && (memchr(list->text, 0xCC, list->tn) || memchr(list->text, 0xCF, list->tn));
+  copy->context = ifs_may_meet_context(list->text, list->tn);
   return b;
 }
 

@@ -61,6 +61,10 @@ int ifs_is_ascii(const char *s, size_t n) {
   return 1;
 }
 
+int ifs_may_meet_context(const char *s, size_t n) {
+  return n && (memchr(s, 0xCC, n) || memchr(s, 0xCF, n));
+}
+
 /* Bit 7 of each byte of w that is a continuation byte (10xxxxxx). */
 static inline uint64_t cont_bits(uint64_t w) {
   return w & ~(w << 1) & 0x8080808080808080ull;

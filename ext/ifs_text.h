@@ -94,6 +94,11 @@ const char *ifs_find(const char *h, size_t hn, const char *nd, size_t nn);
 /* 1 when s is pure ASCII (fast paths). */
 int ifs_is_ascii(const char *s, size_t n);
 
+/* 1 when s holds byte CC or CF, which lead U+0307 and the sigmas: a text
+** with neither holds none of the characters a lowercase in context (final
+** sigma, U+0130's dot) turns on. */
+int ifs_may_meet_context(const char *s, size_t n);
+
 /* Python's unicodedata.decimal(ch) or -1: the digits int() accepts. */
 int ifs_decimal_value(uint32_t cp);
 

@@ -414,6 +414,28 @@ START_TEST(test_is_ascii) {
 }
 END_TEST
 
+/* ifs_may_meet_context() at every length to 40: 1 only with byte CC or CF
+** at some place of the string (not the other lead bytes of Greek and the
+** combining marks, CD and CE, nor CC or CF just outside it). */
+START_TEST(test_may_meet_context) {
+  static const unsigned char bytes[] = {0xCC, 0xCF, 0xCD, 0xCE, 0x87};
+  static const int meets[] = {1, 1, 0, 0, 0};
+  unsigned char buf[48];
+  for (size_t n = 0; n <= 40; n++) {
+    memset(buf, 0xCF, sizeof buf);
+    memset(buf + 4, 'a', n);
+    ck_assert_msg(!ifs_may_meet_context((const char *)buf + 4, n), "length %zu, plain", n);
+    for (size_t at = 0; at < n; at++)
+      for (size_t b = 0; b < sizeof bytes; b++) {
+        buf[4 + at] = bytes[b];
+        ck_assert_msg(ifs_may_meet_context((const char *)buf + 4, n) == meets[b],
+                      "length %zu, 0x%02x at %zu", n, bytes[b], at);
+        buf[4 + at] = 'a';
+      }
+  }
+}
+END_TEST
+
 START_TEST(test_find_matches_naive) {
   static char h[300], nd[40];
   unsigned seed = 99;
@@ -480,6 +502,7 @@ static Suite *text_suite(void) {
   tcase_add_test(tc, test_scan_flags);
   tcase_add_test(tc, test_scan_every_place);
   tcase_add_test(tc, test_is_ascii);
+  tcase_add_test(tc, test_may_meet_context);
   tcase_add_test(tc, test_find_matches_naive);
   tcase_add_test(tc, test_find_adversarial_is_linear);
   suite_add_tcase(s, tc);
