@@ -451,7 +451,6 @@ static ifs_status copy_list(ifs_evaluator *ev, const ifs_jval *v, ifs_kind kind)
 ** first in the work text (a refusal list's the first of all): at the same
 ** place row after row, its checks are the same too (copy_list). */
 static ifs_status place_copied_texts(ifs_evaluator *ev, const ifs_jval *const *vals) {
-  ev->copied_context = 0;
   for (int l_ex = 1; l_ex >= 0; l_ex--) {
     const ifs_jval *v = vals[l_ex ? IFS_MUST_EXCLUDE : IFS_MUST_INCLUDE];
     if (!v || v->type != IFS_JARR || !v->known) continue;
@@ -546,8 +545,7 @@ static int meets_context_lowercase(const char *low, size_t len);
 
 /* 1 when the work plan's text holds byte CC or CF, which a needle meeting
 ** a context lowercase does: the lists copied first into it say so by their
-** flags, without being read.  (Only for a plan with needles: its text was
-** scored, and place_copied_texts said where those lists end.) */
+** flags, without being read. */
 static int may_meet_context(const ifs_evaluator *ev, const plan *w) {
   return ev->copied_context ||
          ifs_may_meet_context(w->text + ev->copied_end, w->tn - ev->copied_end);
@@ -674,6 +672,8 @@ static ifs_status compile_plan(ifs_evaluator *ev, const char *cons, size_t cn) {
   ifs_arena_reset(&ev->arena);
   ev->noffers = 0;
   ev->copied[0].k = ev->copied[1].k = 0;
+  ev->copied_end = 0;
+  ev->copied_context = 0;
   ev->known_at[0] = ev->known_at[1] = NULL;
   memcpy(ev->copies_before, ev->copies, sizeof ev->copies);
   memset(ev->copies, 0, sizeof ev->copies);
