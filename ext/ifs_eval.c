@@ -41,7 +41,8 @@ typedef struct plan_check {
 typedef struct plan_next {
   struct plan *pl;        /* NULL: none yet */
   const ifs_needle_set *set;
-  uint32_t head_bytes, set_bytes;
+  const char *needles;    /* its set's needles' text (plan.needles_at) */
+  uint32_t head_bytes, set_bytes, needles_bytes;
   uint32_t again;         /* it was the same plan the time before too */
   uint64_t drops;         /* the cache's drops when it was written (next_of) */
 } plan_next;
@@ -87,6 +88,7 @@ typedef struct plan {
   ifs_needle_set *set;    /* all needles at once, when there are many; owned */
   list_set *lists;        /* or a set a list (the work plan's in the evaluator), */
   ifs_needle_set *own_set;    /* of which this one is the plan's own */
+  uint32_t needles_at, needles_bytes;   /* kept: owned_set()'s needles in text */
   plan_next next;         /* kept plans: the next row's, last time */
 } plan;
 
@@ -796,6 +798,19 @@ static size_t shared_lists(const ifs_evaluator *ev, const char *cons, plan_list 
   return n;
 }
 
+/* Where the needles of spans[0 .. k) are in the plan's text, as one run
+** (plan_next asks for it): a find of a needle its set's entry does not hold
+** whole reads it there, cold at a kept plan's row. */
+static void needles_region(const ifs_span *spans, size_t k, plan *p) {
+  size_t from = SIZE_MAX, to = 0;
+  for (size_t i = 0; i < k; i++) {
+    if (spans[i].at < from) from = spans[i].at;
+    if (spans[i].at + spans[i].len > to) to = spans[i].at + spans[i].len;
+  }
+  p->needles_at = (uint32_t)(k ? from : 0);
+  p->needles_bytes = (uint32_t)(k ? to - from : 0);
+}
+
 /* The sets of a kept plan that shares lists (kinds) with the list cache, in
 ** p->lists: each shared list's, and for the other list, when long enough,
 ** one the plan owns (p->own_set, given the plan's text once it has one);
@@ -804,6 +819,7 @@ static ifs_status shared_list_sets(ifs_evaluator *ev, const plan *w, unsigned ki
   size_t bounds[3] = {0, w->n_include, w->nn};
   p->set = p->own_set = NULL;
   p->nlists = 0;
+  p->needles_at = p->needles_bytes = 0;
   if (plan_spans(ev, w)) return IFS_NOMEM;   /* (and room for the answers) */
   ifs_status st = IFS_OK;
   for (int l = 0; l < 2 && !st; l++) {
@@ -818,6 +834,7 @@ static ifs_status shared_list_sets(ifs_evaluator *ev, const plan *w, unsigned ki
       ls->set = p->own_set;
       ls->text = NULL;
       p->nlists += !st;
+      needles_region(ev->spans + first, k, p);
     }
   }
   if (st) {
@@ -837,6 +854,8 @@ static ifs_status kept_sets(ifs_evaluator *ev, unsigned kinds, plan *p) {
   p->nlists = 0;
   p->own_set = NULL;
   p->set = w->set;
+  p->needles_at = 0;
+  p->needles_bytes = (uint32_t)(w->tn < UINT32_MAX ? w->tn : UINT32_MAX);
   return p->set ? IFS_OK : plan_build_set(ev, w, SET_MIN_NEEDLES, &p->set);
 }
 
@@ -1096,10 +1115,17 @@ static plan_next *next_of(const ifs_evaluator *ev, plan *pl) {
   return x->pl && x->drops == ev->drops ? x : NULL;
 }
 
-/* Asks for the lines of the plan x names: header, key and needle set. */
+/* Up to this many bytes of a plan's needles' text are asked for ahead. */
+#define PREFETCH_NEEDLES_MAX 1024
+
+/* Asks for the lines of the plan x names: header, key, needle set and its
+** needles' text. */
 static void prefetch_next(const plan_next *x) {
   prefetch_head_and_key(x->pl, x->head_bytes);
   if (x->set) ifs_needle_set_prefetch_bytes(x->set, x->set_bytes);
+  if (x->needles)
+    ifs_prefetch(x->needles, x->needles_bytes < PREFETCH_NEEDLES_MAX ? x->needles_bytes
+                                                                      : PREFETCH_NEEDLES_MAX);
 }
 
 /* The plan that followed the last row's the last two times it was used,
@@ -1136,6 +1162,8 @@ static void follow_plan(ifs_evaluator *ev, plan *pl) {
       x->set = owned_set(pl);
       x->head_bytes = (uint32_t)plan_head_bytes(pl);
       x->set_bytes = (uint32_t)ifs_needle_set_bytes(x->set);
+      x->needles = x->set ? pl->text + pl->needles_at : NULL;
+      x->needles_bytes = pl->needles_bytes;
       x->again = 0;
       x->drops = ev->drops;
     } else if (!x->again) {   /* written once: the line stays clean */
