@@ -79,6 +79,7 @@ typedef struct plan {
   ifs_verdict verdict;    /* IFS_SCORED: run the checks */
   unsigned char nlists, nshared;   /* of lists and shared, below */
   unsigned char meets_context;     /* some needle meets a context lowercase */
+  unsigned char knows_ends_in_i;   /* ends_in_i holds them (kept, at most 64 needles) */
   size_t n, nn, kn, tn;   /* checks, needle checks, constraints and text bytes */
   size_t first_needle;    /* the needle checks, in one run: checks[first_needle ..], */
   size_t n_include;       /* must_include's the first n_include of them */
@@ -89,6 +90,7 @@ typedef struct plan {
   list_set *lists;        /* or a set a list (the work plan's in the evaluator), */
   ifs_needle_set *own_set;    /* of which this one is the plan's own */
   uint32_t needles_at, needles_bytes;   /* kept: owned_set()'s needles in text */
+  uint64_t ends_in_i;     /* bit j: needle j's lowercase ends in "i" */
   plan_next next;         /* kept plans: the next row's, last time */
 } plan;
 
@@ -531,6 +533,22 @@ static ifs_status compile_regex(ifs_evaluator *ev, const ifs_jval *v) {
   return !c || plan_arg(ev, c, v, 0) ? IFS_NOMEM : IFS_OK;
 }
 
+static int ends_in_i(const char *low, size_t len);
+
+/* Which needles of a kept plan end in "i" (ends_in_i), for a plan of at
+** most 64: an answer with a capital sigma, not lowered, then tries those
+** alone through its U+0130, without reading the other needles' checks,
+** cold in a table whose every case has its own constraints. */
+static void plan_ends_in_i(plan *pl) {
+  pl->ends_in_i = 0;
+  pl->knows_ends_in_i = pl->nn <= 64;
+  if (!pl->knows_ends_in_i) return;
+  for (size_t j = 0; j < pl->nn; j++) {
+    const plan_check *c = &pl->checks[pl->first_needle + j];
+    if (ends_in_i(pl->text + c->low_at, c->low_len)) pl->ends_in_i |= (uint64_t)1 << j;
+  }
+}
+
 /* Points the needles' searches of a kept plan without a set at its text
 ** (once the text stays put). */
 static void plan_init_needles(plan *pl) {
@@ -571,6 +589,7 @@ static ifs_status plan_prepare_needles(ifs_evaluator *ev) {
       meets = meets_context_lowercase(w->text + c->low_at, c->low_len);
     }
   w->meets_context = (unsigned char)meets;
+  w->knows_ends_in_i = 0;
   w->lists = ev->wlists;
   w->nlists = 0;
   if (k == 0) return IFS_OK;
@@ -914,6 +933,7 @@ static plan *plan_freeze(ifs_evaluator *ev, const char *cons, size_t cn) {
   for (size_t l = 0; l < pl->nlists; l++)
     if (pl->lists[l].set == pl->own_set) pl->lists[l].text = pl->text;
   if (pl->needles) plan_init_needles(pl);
+  plan_ends_in_i(pl);
   return pl;
 }
 
@@ -1484,6 +1504,28 @@ static ifs_status set_answers(ifs_evaluator *ev, row *w, const plan *pl, signed 
   return IFS_OK;
 }
 
+/* Needle j of a plan (check first + j), when absent and ending in "i",
+** tried through U+0130. */
+static void try_through_dotted_i(ifs_evaluator *ev, row *w, const plan *pl, size_t first,
+                                 size_t j, signed char *found) {
+  const plan_check *c = &pl->checks[first + j];
+  if (found[j] == 0 && ends_in_i(pl->text + c->low_at, c->low_len))
+    found[j] = (signed char)ends_at_dotted_capital_i(ev, pl->text + c->low_at, c->low_len, w);
+}
+
+/* The absent needles ending in "i" of a plan with sets (checks first ..
+** first + nn - 1), tried through U+0130: a kept plan knows which end so;
+** else every absent one is read. */
+static void absent_through_dotted_i(ifs_evaluator *ev, row *w, const plan *pl, size_t first,
+                                    signed char *found) {
+  if (pl->knows_ends_in_i) {
+    for (uint64_t m = pl->ends_in_i; m; m &= m - 1)
+      try_through_dotted_i(ev, w, pl, first, (size_t)__builtin_ctzll(m), found);
+    return;
+  }
+  for (size_t j = 0; j < pl->nn; j++) try_through_dotted_i(ev, w, pl, first, j, found);
+}
+
 /* All needles of a plan with sets, checks first .. first + nn - 1 (they
 ** are consecutive, includes first): the plan's set answers them in one
 ** pass (a plan used once: each long list's kept set in a pass of its own),
@@ -1495,13 +1537,7 @@ static ifs_status run_needle_set(ifs_evaluator *ev, ifs_result *r, row *w, const
                                  size_t first) {
   signed char *found = ev->found;
   if (set_answers(ev, w, pl, found)) return IFS_NOMEM;
-  if (!w->plain_lower && !pl->meets_context) {
-    for (size_t j = 0; j < pl->nn; j++) {   /* the absent ones ending in "i": through U+0130 */
-      const plan_check *c = &pl->checks[first + j];
-      if (found[j] == 0 && ends_in_i(pl->text + c->low_at, c->low_len))
-        found[j] = (signed char)ends_at_dotted_capital_i(ev, pl->text + c->low_at, c->low_len, w);
-    }
-  }
+  if (!w->plain_lower && !pl->meets_context) absent_through_dotted_i(ev, w, pl, first, found);
   for (const signed char *u = memchr(found, -1, pl->nn); u;   /* the undecided */
        u = memchr(u + 1, -1, (size_t)(found + pl->nn - u - 1))) {
     size_t j = (size_t)(u - found);

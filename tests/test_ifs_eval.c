@@ -287,6 +287,76 @@ START_TEST(test_many_dotted_capital_i) {
 }
 END_TEST
 
+/* A kept plan knows which of its needles end in "i" (up to 64 needles;
+** past that it reads every absent one, as a plan used once does): an
+** answer with U+0130, sigma not lowered, tries those alone through each
+** U+0130.  Needles in both lists, some ending in "i" and found only
+** through a U+0130, and the same with 60 more needles before them (70 in
+** all), each text evaluated three times (used once, then kept), against
+** `needle.lower() in resp.lower()` made literally. */
+START_TEST(test_kept_plans_know_needles_ending_in_i) {
+  static const char *const included[] = {"abi", "zzi", "b i", "xi", "\xce\xb1i"};
+  static const char *const excluded[] = {"ab", "ebi", "q", "bi", "x\xce\xb1i"};
+  const char *resp = "x ab\xc4\xb0 \xce\x91\xc4\xb0 \xce\xa3 e\xc4\xb0 EB\xc4\xb0";
+  ifs_buf low_resp;
+  ifs_buf_init(&low_resp);
+  ifs_lower(resp, strlen(resp), &low_resp);
+  ifs_evaluator *ev = ifs_evaluator_new();
+  ifs_result r;
+  ifs_result_init(&r);
+  ck_assert_ptr_nonnull(ev);
+  for (int fillers = 0; fillers <= 60; fillers += 60) {
+    ifs_buf cons;
+    ifs_buf_init(&cons);
+    ifs_buf_append_str(&cons, "{\"must_include\": [");
+    for (int f = 0; f < fillers; f++) {
+      char filler[16];
+      snprintf(filler, sizeof filler, "\"fill%d\", ", f);
+      ifs_buf_append_str(&cons, filler);
+    }
+    for (size_t j = 0; j < 5; j++) {
+      ifs_buf_append_str(&cons, j ? ", \"" : "\"");
+      ifs_buf_append_str(&cons, included[j]);
+      ifs_buf_append_char(&cons, '"');
+    }
+    ifs_buf_append_str(&cons, "], \"must_exclude\": [");
+    for (size_t j = 0; j < 5; j++) {
+      ifs_buf_append_str(&cons, j ? ", \"" : "\"");
+      ifs_buf_append_str(&cons, excluded[j]);
+      ifs_buf_append_char(&cons, '"');
+    }
+    ifs_buf_append_str(&cons, "]}");
+    size_t k = (size_t)fillers + 10;
+    for (int pass = 0; pass < 3; pass++) {
+      ck_assert_int_eq(ifs_evaluate_scores(ev, resp, strlen(resp), cons.p, cons.len, &r), IFS_OK);
+      ck_assert_int_eq(ifs_result_checks(ev, &r), IFS_OK);
+      ck_assert_uint_eq(r.total, k);
+      for (size_t j = (size_t)fillers; j < k; j++) {
+        int include = j < (size_t)fillers + 5;
+        size_t at = j - (size_t)fillers;
+        const char *nd = include ? included[at] : excluded[at - 5];
+        ifs_buf low_nd;
+        ifs_buf_init(&low_nd);
+        ifs_lower(nd, strlen(nd), &low_nd);
+        int in = ifs_find(low_resp.p, low_resp.len, low_nd.p, low_nd.len) != NULL;
+        ck_assert_msg(r.checks[j].ok == (include ? in : !in), "%d more, pass %d, needle %s: %d",
+                      fillers, pass, nd, r.checks[j].ok);
+        ifs_buf_free(&low_nd);
+      }
+      /* found through a U+0130 only, and one not found at all */
+      ck_assert_int_eq(r.checks[fillers].ok, 1);       /* "abi" */
+      ck_assert_int_eq(r.checks[fillers + 4].ok, 1);   /* alpha i */
+      ck_assert_int_eq(r.checks[fillers + 6].ok, 0);   /* "ebi" excluded, found */
+      ck_assert_int_eq(r.checks[fillers + 2].ok, 0);   /* "b i" */
+    }
+    ifs_buf_free(&cons);
+  }
+  ifs_result_free(&r);
+  ifs_buf_free(&low_resp);
+  ifs_evaluator_free(ev);
+}
+END_TEST
+
 /* Texts seen once each (an id makes each distinct) whose lists come from a
 ** few: a list of eight needles or more is searched by the set the evaluator
 ** keeps for it, a shorter one needle by needle, beside it.  Every answer
@@ -1020,6 +1090,7 @@ static Suite *eval_suite(void) {
   tcase_add_test(tc, test_needle_checks_written_when_read);
   tcase_add_test(tc, test_needles_in_context_lowercase);
   tcase_add_test(tc, test_many_dotted_capital_i);
+  tcase_add_test(tc, test_kept_plans_know_needles_ending_in_i);
   tcase_add_test(tc, test_lists_of_texts_seen_once);
   tcase_add_test(tc, test_lists_copied_by_their_json);
   tcase_add_test(tc, test_lists_copied_in_place);
