@@ -310,7 +310,7 @@ START_TEST(test_kept_plans_know_needles_ending_in_i) {
     ifs_buf_init(&cons);
     ifs_buf_append_str(&cons, "{\"must_include\": [");
     for (int f = 0; f < fillers; f++) {
-      char filler[16];
+      char filler[32];
       snprintf(filler, sizeof filler, "\"fill%d\", ", f);
       ifs_buf_append_str(&cons, filler);
     }
