@@ -641,7 +641,7 @@ static ifs_status plan_build_set(ifs_evaluator *ev, const plan *pl, size_t min,
   if (k < min || k > IFS_NEEDLE_SET_MAX || pl->tn > UINT32_MAX)   /* (32-bit offsets) */
     return IFS_OK;
   if (plan_spans(ev, pl)) return IFS_NOMEM;
-  return ifs_needle_set_new(pl->text, ev->spans, k, set);
+  return ifs_needle_set_new(pl->text, ev->spans, k, pl->n_include, set);   /* (includes first) */
 }
 
 /* The work plan's lists of SET_MIN_NEEDLES_ONCE needles or more, each by the
@@ -668,8 +668,8 @@ static ifs_status work_list_sets(ifs_evaluator *ev, plan *w) {
       spans = 1;
     }
     ifs_status st = copied->k
-        ? ifs_list_cache_set(ev->compiled, copied, &ls->set, &ls->text)
-        : ifs_set_cache_get(ev->sets, w->text, ev->spans + first, k, &ls->set, &ls->text);
+        ? ifs_list_cache_set(ev->compiled, copied, l == 0, &ls->set, &ls->text)
+        : ifs_set_cache_get(ev->sets, w->text, ev->spans + first, k, l == 0, &ls->set, &ls->text);
     if (st) return st;
     if (ls->set) {
       ls->first = first;
@@ -846,10 +846,10 @@ static ifs_status shared_list_sets(ifs_evaluator *ev, const plan *w, unsigned ki
     list_set *ls = &p->lists[p->nlists];
     ls->first = first;
     if (kinds >> l & 1) {
-      st = ifs_list_cache_set(ev->compiled, &ev->copied[l], &ls->set, &ls->text);
+      st = ifs_list_cache_set(ev->compiled, &ev->copied[l], l == 0, &ls->set, &ls->text);
       p->nlists += !st;
     } else if (k >= SET_MIN_NEEDLES && k <= IFS_NEEDLE_SET_MAX && w->tn <= UINT32_MAX) {
-      st = ifs_needle_set_new(w->text, ev->spans + first, k, &p->own_set);
+      st = ifs_needle_set_new(w->text, ev->spans + first, k, l == 0 ? k : 0, &p->own_set);
       ls->set = p->own_set;
       ls->text = NULL;
       p->nlists += !st;

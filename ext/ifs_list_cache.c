@@ -152,7 +152,7 @@ size_t ifs_list_cache_find(ifs_list_cache *c, const char *s, size_t n, ifs_list 
   return e->jn;
 }
 
-ifs_status ifs_list_cache_set(ifs_list_cache *c, const ifs_list *list,
+ifs_status ifs_list_cache_set(ifs_list_cache *c, const ifs_list *list, int likely,
                               const ifs_needle_set **set, const char **set_text) {
   entry *e = &c->e[list->slot];
   *set_text = e->list.text;
@@ -164,7 +164,7 @@ ifs_status ifs_list_cache_set(ifs_list_cache *c, const ifs_list *list,
       span[i].at = e->list.needles[i].low_at;
       span[i].len = e->list.needles[i].low_len;
     }
-    ifs_status st = ifs_needle_set_new(e->list.text, span, k, &e->set);
+    ifs_status st = ifs_needle_set_new(e->list.text, span, k, likely ? k : 0, &e->set);
     ifs_free(span);
     if (st) return st;
     size_t set_bytes = ifs_needle_set_bytes(e->set);

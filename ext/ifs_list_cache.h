@@ -66,9 +66,11 @@ void ifs_list_cache_free(ifs_list_cache *c);
 size_t ifs_list_cache_find(ifs_list_cache *c, const char *s, size_t n, ifs_list *list);
 
 /* The needle set of a list found (ifs_list_cache_find), built the first
-** time it is asked for, and the text its searches are given (*set_text):
-** valid as long as the list.  IFS_OK, or IFS_NOMEM (then *set is NULL). */
-ifs_status ifs_list_cache_set(ifs_list_cache *c, const ifs_list *list,
+** time it is asked for (likely: the list's needles are expected found, a
+** must_include list's, as ifs_needle_set_new takes), and the text its
+** searches are given (*set_text): valid as long as the list.  IFS_OK, or
+** IFS_NOMEM (then *set is NULL). */
+ifs_status ifs_list_cache_set(ifs_list_cache *c, const ifs_list *list, int likely,
                               const ifs_needle_set **set, const char **set_text);
 
 /* The JSON text of a list found before (at: its slot; and kept), while the

@@ -27,6 +27,12 @@
 ** needle found is done with, and once all needles of a bucket are, the
 ** bucket leaves the tables.
 **
+** Needles the caller expects found (a must_include list's words: each
+** found stops the filter for a look-up) of at most eight ASCII bytes are,
+** with AVX-512 VBMI, decided by an exact pass instead: a bucket of each
+** one's own, whose tables match all its bytes, one pass over the text with
+** no stop, and at the end the buckets that matched somewhere.
+**
 ** A set of more than 128 needles (a blocklist) would put dozens of
 ** prefixes in each bucket, which then lets through most positions; it is
 ** searched by shift-or instead, in the manner of Hyperscan's FDR: each
@@ -57,10 +63,12 @@ typedef struct ifs_span {
 
 /* *set: a set of k needles, text[span[i].at ..] each already lowercased.
 ** The set keeps where they are, not their bytes: each search is given the
-** same text (or a copy of it, which may be elsewhere).  IFS_LIMIT (and no
-** set) past its bounds: more than IFS_NEEDLE_SET_MAX needles, or one not
-** within the text's first 4 GiB; IFS_NOMEM when out of memory. */
-ifs_status ifs_needle_set_new(const char *text, const ifs_span *span, size_t k,
+** same text (or a copy of it, which may be elsewhere).  The first likely
+** needles are expected in most texts (a must_include list's words): with
+** AVX-512 VBMI, the exact pass decides those of them it can.  IFS_LIMIT
+** (and no set) past its bounds: more than IFS_NEEDLE_SET_MAX needles, or
+** one not within the text's first 4 GiB; IFS_NOMEM when out of memory. */
+ifs_status ifs_needle_set_new(const char *text, const ifs_span *span, size_t k, size_t likely,
                               ifs_needle_set **set);
 void ifs_needle_set_free(ifs_needle_set *s);
 
@@ -98,6 +106,14 @@ size_t ifs_test_needle_set_prefix_skip(const char *low, size_t len, int big);
 /* Test hook: 1 when the set's prefixes are in eight buckets, which the
 ** AVX2 loop tests 32 positions at a time. */
 int ifs_test_needle_set_narrow(const ifs_needle_set *s);
+
+/* Test hook: how many of the set's needles the exact pass decides (0:
+** none, or this CPU has no AVX-512 VBMI). */
+unsigned ifs_test_needle_set_exact(const ifs_needle_set *s);
+
+/* Test hook: 1 when this CPU runs the exact pass (AVX-512 VBMI). */
+int ifs_test_needle_set_exact_runs(void);
+
 
 /* Test hook: 1 when the set is big, searched by shift-or (every level the
 ** same loop). */

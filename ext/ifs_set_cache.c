@@ -108,14 +108,14 @@ static entry *least_recent(ifs_set_cache *c) {
   return v;
 }
 
-/* Keeps the list in c->key with its set, in place of the least recent:
-** *kept. */
-static ifs_status insert(ifs_set_cache *c, uint64_t h, size_t k, entry **kept) {
+/* Keeps the list in c->key with its set (likely: as ifs_set_cache_get
+** takes), in place of the least recent: *kept. */
+static ifs_status insert(ifs_set_cache *c, uint64_t h, size_t k, int likely, entry **kept) {
   char *key = ifs_malloc(c->key.len);
   if (!key) return IFS_NOMEM;
   memcpy(key, c->key.p, c->key.len);
   ifs_needle_set *set;
-  ifs_status st = ifs_needle_set_new(key, c->spans, k, &set);
+  ifs_status st = ifs_needle_set_new(key, c->spans, k, likely ? k : 0, &set);
   if (st) {
     ifs_free(key);
     return st;
@@ -131,7 +131,7 @@ static ifs_status insert(ifs_set_cache *c, uint64_t h, size_t k, entry **kept) {
 }
 
 ifs_status ifs_set_cache_get(ifs_set_cache *c, const char *text, const ifs_span *span, size_t k,
-                             const ifs_needle_set **set, const char **set_text) {
+                             int likely, const ifs_needle_set **set, const char **set_text) {
   *set = NULL;
   *set_text = NULL;
   size_t bytes = 0;
@@ -150,7 +150,7 @@ ifs_status ifs_set_cache_get(ifs_set_cache *c, const char *text, const ifs_span 
     if (!before) return IFS_OK;
   }
   if (!e) {
-    ifs_status st = insert(c, h, k, &e);
+    ifs_status st = insert(c, h, k, likely, &e);
     if (st) return st;
   }
   e->last = ++c->calls;

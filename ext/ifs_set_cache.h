@@ -31,13 +31,14 @@ ifs_set_cache *ifs_set_cache_new(void);   /* NULL when out of memory */
 void ifs_set_cache_free(ifs_set_cache *c);
 
 /* The set of the k needles text[span[i].at ..] (lowercased, as for
-** ifs_needle_set_new), from the cache or built and kept now: *set and the
+** ifs_needle_set_new; likely: expected found, a must_include list, for a
+** set built now), from the cache or built and kept now: *set and the
 ** text its searches are given (*set_text) stay valid until the call after
 ** the next (a row may take two lists).  IFS_OK with *set NULL when the list
 ** is not kept: empty, too big, or short and new (then it is remembered);
 ** IFS_NOMEM. */
 ifs_status ifs_set_cache_get(ifs_set_cache *c, const char *text, const ifs_span *span, size_t k,
-                             const ifs_needle_set **set, const char **set_text);
+                             int likely, const ifs_needle_set **set, const char **set_text);
 
 #ifdef IFS_TESTING
 /* Test hook: every list's hash taken as the same, so that a look-up rests

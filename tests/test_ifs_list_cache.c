@@ -105,12 +105,12 @@ START_TEST(kept_lists_are_found) {
   const ifs_needle_set *set, *again;
   const char *set_text, *text_again;
   ifs_test_fail_nth(1);
-  ck_assert_int_eq(ifs_list_cache_set(c, &got, &set, &set_text), IFS_NOMEM);
+  ck_assert_int_eq(ifs_list_cache_set(c, &got, 1, &set, &set_text), IFS_NOMEM);
   ifs_test_fail_nth(0);
   ck_assert_ptr_null(set);
-  ck_assert_int_eq(ifs_list_cache_set(c, &got, &set, &set_text), IFS_OK);
+  ck_assert_int_eq(ifs_list_cache_set(c, &got, 1, &set, &set_text), IFS_OK);
   ifs_test_fail_nth(1);
-  ck_assert_int_eq(ifs_list_cache_set(c, &got, &again, &text_again), IFS_OK);
+  ck_assert_int_eq(ifs_list_cache_set(c, &got, 1, &again, &text_again), IFS_OK);
   ifs_test_fail_nth(0);
   ck_assert(set == again && set_text == text_again && set_text == got.text);
   signed char found[8];
@@ -347,7 +347,7 @@ START_TEST(bytes_bounded) {
   ck_assert_uint_eq(ifs_list_cache_find(c, m[1].json, m[1].jn, &got), m[1].jn);
   const ifs_needle_set *set;
   const char *set_text;
-  ck_assert_int_eq(ifs_list_cache_set(c, &got, &set, &set_text), IFS_OK);
+  ck_assert_int_eq(ifs_list_cache_set(c, &got, 1, &set, &set_text), IFS_OK);
   size_t with_set = one + ifs_needle_set_bytes(set);
   ck_assert_uint_gt(with_set, 3 * one);
   ck_assert_uint_eq(counted(c, &kept), 2 * one + with_set);
@@ -360,7 +360,7 @@ START_TEST(bytes_bounded) {
   ifs_test_list_cache_bound(c, with_set + one);
   offer(c, &m[2]);
   ck_assert_uint_eq(ifs_list_cache_find(c, m[2].json, m[2].jn, &got), m[2].jn);
-  ck_assert_int_eq(ifs_list_cache_set(c, &got, &set, &set_text), IFS_OK);
+  ck_assert_int_eq(ifs_list_cache_set(c, &got, 1, &set, &set_text), IFS_OK);
   ck_assert(finds(c, &m[4], ""));
   ck_assert_uint_eq(counted(c, &kept), with_set + one);
   ck_assert_int_eq(ifs_list_cache_offer(c, m[5].json, m[5].jn, &m[5].list, &got, 1), IFS_OK);

@@ -41,10 +41,11 @@ static void needles_free(needles *v) {
   ifs_buf_free(&v->all);
 }
 
-/* The set of v's lowered needles, laid end to end in v->all. */
-static ifs_needle_set *set_of(needles *v) {
+/* The set of v's lowered needles, laid end to end in v->all; filter_only:
+** with none decided by the exact pass. */
+static ifs_needle_set *set_built(needles *v, int filter_only) {
   static ifs_span span[MAX_NEEDLES];
-  ifs_buf_init(&v->all);
+  ifs_buf_free(&v->all);   /* (a set built before) */
   ck_assert_int_eq(ifs_buf_reserve(&v->all, 1), IFS_OK);
   for (size_t i = 0; i < v->k; i++) {
     span[i].at = v->all.len;
@@ -52,9 +53,11 @@ static ifs_needle_set *set_of(needles *v) {
     ck_assert_int_eq(ifs_buf_append(&v->all, v->low[i].p ? v->low[i].p : "", v->low[i].len), IFS_OK);
   }
   ifs_needle_set *s;
-  ck_assert_int_eq(ifs_needle_set_new(v->all.p, span, v->k, &s), IFS_OK);
+  ck_assert_int_eq(ifs_needle_set_new(v->all.p, span, v->k, filter_only ? 0 : v->k, &s), IFS_OK);
   return s;
 }
+
+static ifs_needle_set *set_of(needles *v) { return set_built(v, 0); }
 
 /* The long way, for one needle. */
 static int long_way(const ifs_buf *lt, const ifs_buf *ln) {
@@ -215,7 +218,8 @@ static size_t make_needle(char *nd, const char *text, size_t tn, unsigned *seed)
 
 /* Random texts and sets of kmin to kmin + kspan - 1 needles, many of them
 ** overlapping slices of the text: every answer the set gives is the long
-** way's, and a set is big (searched by shift-or) past 128 needles. */
+** way's, with the exact pass and without it, and a set is big (searched
+** by shift-or) past 128 needles. */
 static void check_random_sets(unsigned seed, int iters, size_t kmin, size_t kspan) {
   static char text[400], store[400][48];
   size_t decided = 0, asked = 0;
@@ -228,10 +232,12 @@ static void check_random_sets(unsigned seed, int iters, size_t kmin, size_t kspa
       v.raw_len[i] = make_needle(store[i], text, tn, &seed);
     }
     needles_lower(&v);
-    ifs_needle_set *s = set_of(&v);
-    ck_assert_int_eq(ifs_test_needle_set_big(s), v.k > 128);
-    decided += check_text(s, &v, text, tn, &asked);
-    ifs_needle_set_free(s);
+    for (int filter_only = 0; filter_only <= 1; filter_only++) {
+      ifs_needle_set *s = set_built(&v, filter_only);
+      ck_assert_int_eq(ifs_test_needle_set_big(s), v.k > 128);
+      decided += check_text(s, &v, text, tn, &asked);
+      ifs_needle_set_free(s);
+    }
     needles_free(&v);
   }
   ck_assert_uint_gt(asked, 10000);
@@ -494,7 +500,7 @@ START_TEST(test_out_of_memory) {
   for (;; fail++) {
     ifs_needle_set *s;
     ifs_test_fail_nth(fail);
-    ifs_status st = ifs_needle_set_new(text, span, 3, &s);
+    ifs_status st = ifs_needle_set_new(text, span, 3, 3, &s);
     ifs_test_fail_nth(0);
     if (st == IFS_OK) {
       signed char got[3];
@@ -515,11 +521,11 @@ END_TEST
 START_TEST(test_past_bounds) {
   ifs_needle_set *s;
   static const ifs_span span[] = {{0, 5}};
-  ck_assert_int_eq(ifs_needle_set_new("sorry", span, IFS_NEEDLE_SET_MAX + 1, &s), IFS_LIMIT);
+  ck_assert_int_eq(ifs_needle_set_new("sorry", span, IFS_NEEDLE_SET_MAX + 1, 0, &s), IFS_LIMIT);
   ck_assert_ptr_null(s);
 #if SIZE_MAX > UINT32_MAX
   static const ifs_span far[] = {{0, 5}, {(size_t)UINT32_MAX + 1, 1}};
-  ck_assert_int_eq(ifs_needle_set_new("sorry", far, 2, &s), IFS_LIMIT);
+  ck_assert_int_eq(ifs_needle_set_new("sorry", far, 2, 2, &s), IFS_LIMIT);
   ck_assert_ptr_null(s);
 #endif
 }
@@ -589,7 +595,7 @@ START_TEST(test_narrow_sets) {
   for (size_t k = 10; k <= 13; k += 3) {
     needles v;
     refusal_words(&v, k);
-    ifs_needle_set *s = set_of(&v);
+    ifs_needle_set *s = set_built(&v, 1);
     ck_assert_int_eq(ifs_test_needle_set_narrow(s), k <= 12);
     check_every_position(s, &v, k, 1);
     ifs_needle_set_free(s);
@@ -606,11 +612,77 @@ START_TEST(test_text_ends) {
   for (size_t k = 10; k <= 13; k += 3) {
     needles v;
     refusal_words(&v, k);
-    ifs_needle_set *s = set_of(&v);
+    ifs_needle_set *s = set_built(&v, 1);
     for (size_t n = 60; n <= 200; n++) check_positions(s, &v, k, 1, n, n - 16, n);
     ifs_needle_set_free(s);
     needles_free(&v);
   }
+}
+END_TEST
+
+/* The exact pass (AVX-512 VBMI) decides the first eight needles of a set
+** of at most sixteen that are ASCII, of at most eight bytes, with no k,
+** NUL or DEL; each of them is found at every position of a text and where
+** it ends a text of every length from 60 to 200 bytes (its last step reads
+** the end by masked loads), and the filter finds the rest. */
+START_TEST(test_exact_pass) {
+  needles v;
+  refusal_words(&v, 13);   /* eight fit: apology .. harmful */
+  ifs_needle_set *s = set_of(&v);
+  ck_assert_uint_eq(ifs_test_needle_set_exact(s), ifs_test_needle_set_exact_runs() ? 8 : 0);
+  check_every_position(s, &v, 13, 1);
+  for (size_t n = 60; n <= 200; n++) check_positions(s, &v, 13, 1, n, n - 16, n);
+  ifs_needle_set_free(s);
+  needles_free(&v);
+  /* none of these fit; ok and hi-fi do, behind them */
+  static const char *const misfits[] = {"kelvin", "guideline", "caf\xc3\xa9", "a\0b", "x\x7fy",
+                                        "ok", "hi-fi"};
+  static const size_t misfit_len[] = {6, 9, 5, 3, 3, 2, 5};
+  v = (needles){0};
+  v.k = 7;
+  for (size_t i = 0; i < v.k; i++) {
+    v.raw[i] = misfits[i];
+    v.raw_len[i] = misfit_len[i];
+  }
+  needles_lower(&v);
+  s = set_of(&v);
+  ck_assert_uint_eq(ifs_test_needle_set_exact(s), ifs_test_needle_set_exact_runs() ? 1 : 0);   /* hi-fi: ok has k */
+  check_every_position(s, &v, 7, 0);
+  ifs_needle_set_free(s);
+  needles_free(&v);
+}
+END_TEST
+
+/* A byte not ASCII is read as DEL: U+00A1 (C2 A1) would otherwise read as
+** "B!", its bytes' low seven bits, and let "b!" through; nor do the bytes
+** past a text's end (NUL) let a needle through.  Texts short (the last
+** step alone) and long (the loop over text that is not ASCII). */
+START_TEST(test_exact_pass_bytes) {
+  static const char *const words[] = {"b!", "ab", "!b", "zz", "xyz"};
+  needles v = {0};
+  v.k = 5;
+  for (size_t i = 0; i < v.k; i++) {
+    v.raw[i] = words[i];
+    v.raw_len[i] = strlen(words[i]);
+  }
+  needles_lower(&v);
+  ifs_needle_set *s = set_of(&v);
+  ck_assert_uint_eq(ifs_test_needle_set_exact(s), ifs_test_needle_set_exact_runs() ? 5 : 0);
+  static char text[300];
+  for (size_t n = 2; n <= 280; n += 2) {
+    for (size_t i = 0; i + 1 < n; i += 2) memcpy(text + i, "\xc2\xa1", 2);   /* U+00A1 */
+    size_t asked = 0;
+    ck_assert_uint_eq(check_text(s, &v, text, n, &asked), asked);
+    static signed char got[MAX_NEEDLES];
+    ifs_needle_set_find(s, v.all.p, text, n, 0, got);
+    for (size_t i = 0; i < v.k; i++) ck_assert_int_eq(got[i], 0);
+    memcpy(text + n - 2, "B!", 2);   /* "b!" at the end, and "!b" across U+00A1's bytes: no */
+    ifs_needle_set_find(s, v.all.p, text, n, 0, got);
+    ck_assert_int_eq(got[0], 1);
+    ck_assert_int_eq(got[2], 0);
+  }
+  ifs_needle_set_free(s);
+  needles_free(&v);
 }
 END_TEST
 
@@ -621,6 +693,8 @@ static Suite *needle_set_suite(void) {
   tcase_add_loop_test(tc, test_known_answers, 0, sizeof knowns / sizeof knowns[0]);
   tcase_add_loop_test(tc, test_random_sets, 0, 4);
   tcase_add_loop_test(tc, test_random_big_sets, 0, 2);
+  tcase_add_test(tc, test_exact_pass);
+  tcase_add_test(tc, test_exact_pass_bytes);
   tcase_add_test(tc, test_big_set_positions);
   tcase_add_test(tc, test_big_set_families);
   tcase_add_test(tc, test_phrase_lists);

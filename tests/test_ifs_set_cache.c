@@ -37,9 +37,9 @@ static got get(ifs_set_cache *c, const char *list) {
   ifs_span span[64];
   size_t k = split(list, span);
   got g;
-  ck_assert_int_eq(ifs_set_cache_get(c, list, span, k, &g.set, &g.text), IFS_OK);
+  ck_assert_int_eq(ifs_set_cache_get(c, list, span, k, 1, &g.set, &g.text), IFS_OK);
   if (!g.set && k < IFS_SET_CACHE_EAGER)
-    ck_assert_int_eq(ifs_set_cache_get(c, list, span, k, &g.set, &g.text), IFS_OK);
+    ck_assert_int_eq(ifs_set_cache_get(c, list, span, k, 1, &g.set, &g.text), IFS_OK);
   ck_assert_ptr_nonnull(g.set);
   return g;
 }
@@ -49,7 +49,7 @@ static const ifs_needle_set *ask(ifs_set_cache *c, const char *list) {
   ifs_span span[64];
   size_t k = split(list, span);
   got g;
-  ck_assert_int_eq(ifs_set_cache_get(c, list, span, k, &g.set, &g.text), IFS_OK);
+  ck_assert_int_eq(ifs_set_cache_get(c, list, span, k, 1, &g.set, &g.text), IFS_OK);
   return g.set;
 }
 
@@ -99,7 +99,7 @@ static int is_kept(ifs_set_cache *c, const char *list) {
   const ifs_needle_set *set;
   const char *st;
   ifs_test_fail_nth(1);
-  ifs_status rc = ifs_set_cache_get(c, list, span, k, &set, &st);
+  ifs_status rc = ifs_set_cache_get(c, list, span, k, 1, &set, &st);
   ifs_test_fail_nth(0);
   ck_assert(rc == IFS_OK || rc == IFS_NOMEM);
   return rc == IFS_OK && set != NULL;
@@ -173,14 +173,14 @@ START_TEST(a_list_past_the_bound_is_not_kept) {
   const ifs_needle_set *set;
   const char *st;
   for (int time = 0; time < 2; time++) {   /* not when new, nor when back */
-    ck_assert_int_eq(ifs_set_cache_get(c, text, span, 2, &set, &st), IFS_OK);
+    ck_assert_int_eq(ifs_set_cache_get(c, text, span, 2, 1, &set, &st), IFS_OK);
     ck_assert_ptr_null(set);
   }
   span[1].len = n / 2 - 8;   /* with the two lengths, the bound exactly */
-  ck_assert_int_eq(ifs_set_cache_get(c, text, span, 2, &set, &st), IFS_OK);
-  ck_assert_int_eq(ifs_set_cache_get(c, text, span, 2, &set, &st), IFS_OK);
+  ck_assert_int_eq(ifs_set_cache_get(c, text, span, 2, 1, &set, &st), IFS_OK);
+  ck_assert_int_eq(ifs_set_cache_get(c, text, span, 2, 1, &set, &st), IFS_OK);
   ck_assert_ptr_nonnull(set);
-  ck_assert_int_eq(ifs_set_cache_get(c, text, span, 0, &set, &st), IFS_OK);
+  ck_assert_int_eq(ifs_set_cache_get(c, text, span, 0, 1, &set, &st), IFS_OK);
   ck_assert_ptr_null(set);
   free(text);
   ifs_set_cache_free(c);
@@ -199,7 +199,7 @@ START_TEST(out_of_memory_keeps_the_cache) {
   int failed = 0;
   for (long n = 1; n < 20; n++) {   /* each allocation of a miss in turn */
     ifs_test_fail_nth(n);
-    ifs_status rc = ifs_set_cache_get(c, other, span, k, &set, &st);
+    ifs_status rc = ifs_set_cache_get(c, other, span, k, 1, &set, &st);
     ifs_test_fail_nth(0);
     if (rc == IFS_OK) break;
     ck_assert_int_eq(rc, IFS_NOMEM);
