@@ -1479,9 +1479,10 @@ VBMI_INLINE unsigned exact_buckets(__m512i v) {
 ** h[0..n).  Every step looks up all eight bytes of its positions, without
 ** a branch: a first stage of four with a branch to the rest (half the
 ** look-ups for words seldom there) took 1.04 to 1.07 of the time of rows
-** of a case's own words, which are found (make bench --compare).  The loop's first form reads
-** ASCII text, the second any text (each byte not ASCII made DEL), the last
-** the text's end (masked loads: the bytes past it NUL). */
+** of a case's own words, which are found (make bench --compare).  The
+** loop's first form reads ASCII text, the second any text (each byte not
+** ASCII made DEL), the last the text's end (masked loads: the bytes past
+** it NUL). */
 #define EXACT_LOOK(o, x) _mm512_permutex2var_epi8(t##o##a, (x), t##o##b)
 #define EXACT_STEP(load)                                                                   \
   do {                                                                                     \
@@ -2056,7 +2057,6 @@ int ifs_test_needle_set_narrow(const ifs_needle_set *s) { return s->narrow; }
 unsigned ifs_test_needle_set_exact(const ifs_needle_set *s) { return s->exact ? s->exact->n : 0; }
 
 int ifs_test_needle_set_exact_runs(void) { return exact_pass_runs(); }
-
 
 int ifs_test_needle_set_big(const ifs_needle_set *s) { return s->big != NULL; }
 #endif

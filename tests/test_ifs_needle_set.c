@@ -41,8 +41,9 @@ static void needles_free(needles *v) {
   ifs_buf_free(&v->all);
 }
 
-/* The set of v's lowered needles, laid end to end in v->all; filter_only:
-** with none decided by the exact pass. */
+/* The set of v's lowered needles, laid end to end in v->all, all of them
+** expected found (a must_include list's), or, filter_only, none (a
+** must_exclude list's: none decided by the exact pass). */
 static ifs_needle_set *set_built(needles *v, int filter_only) {
   static ifs_span span[MAX_NEEDLES];
   ifs_buf_free(&v->all);   /* (a set built before) */
@@ -595,7 +596,8 @@ START_TEST(test_narrow_sets) {
   for (size_t k = 10; k <= 13; k += 3) {
     needles v;
     refusal_words(&v, k);
-    ifs_needle_set *s = set_built(&v, 1);
+    ifs_needle_set *s = set_built(&v, 1);   /* none expected found: no exact pass */
+    ck_assert_uint_eq(ifs_test_needle_set_exact(s), 0);
     ck_assert_int_eq(ifs_test_needle_set_narrow(s), k <= 12);
     check_every_position(s, &v, k, 1);
     ifs_needle_set_free(s);
@@ -647,7 +649,7 @@ START_TEST(test_exact_pass) {
   }
   needles_lower(&v);
   s = set_of(&v);
-  ck_assert_uint_eq(ifs_test_needle_set_exact(s), ifs_test_needle_set_exact_runs() ? 1 : 0);   /* hi-fi: ok has k */
+  ck_assert_uint_eq(ifs_test_needle_set_exact(s), ifs_test_needle_set_exact_runs() ? 1 : 0);
   check_every_position(s, &v, 7, 0);
   ifs_needle_set_free(s);
   needles_free(&v);
