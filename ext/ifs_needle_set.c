@@ -1010,11 +1010,12 @@ ifs_status ifs_needle_set_new(const char *text, const ifs_span *span, size_t k, 
   uint32_t exact[EXACT_BUCKETS];   /* (no prefixes: the filter leaves them out) */
   unsigned nexact = exact_needles(text, span, k, likely, exact), next = 0;
   for (size_t j = 0; j < k; j++) {
-    skip[j] = (uint32_t)prefix_skip(text + span[j].at, span[j].len, k > BIG_NEEDLES);
+    skip[j] = 0;
     if (next < nexact && exact[next] == j) {
       next++;
       continue;
     }
+    skip[j] = (uint32_t)prefix_skip(text + span[j].at, span[j].len, k > BIG_NEEDLES);
     if (add_prefixes(&r, (uint32_t)j, text + span[j].at, span[j].len, skip[j])) {
       ifs_free(r.p);
       ifs_free(skip);
