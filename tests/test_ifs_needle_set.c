@@ -573,19 +573,25 @@ START_TEST(test_prefix_choice) {
 }
 END_TEST
 
+/* The k needles words[i] of len[i] bytes (len NULL: strlen), lowered, in
+** *v. */
+static void needles_of(needles *v, const char *const *words, const size_t *len, size_t k) {
+  *v = (needles){0};
+  v->k = k;
+  for (size_t i = 0; i < k; i++) {
+    v->raw[i] = words[i];
+    v->raw_len[i] = len ? len[i] : strlen(words[i]);
+  }
+  needles_lower(v);
+}
+
 /* The first k of thirteen words a refusal list holds, lowered, in *v. */
 static void refusal_words(needles *v, size_t k) {
   static const char *const words[] = {"apology", "refuse", "cannot", "unable", "sorry",
                                       "policy", "ethical", "harmful", "illegal", "assist",
                                       "decline", "violate", "guideline"};
   ck_assert_uint_le(k, sizeof words / sizeof words[0]);
-  *v = (needles){0};
-  v->k = k;
-  for (size_t i = 0; i < k; i++) {
-    v->raw[i] = words[i];
-    v->raw_len[i] = strlen(words[i]);
-  }
-  needles_lower(v);
+  needles_of(v, words, NULL, k);
 }
 
 /* A set of at most twelve prefixes is narrow (eight buckets, 32 positions
@@ -641,13 +647,7 @@ START_TEST(test_exact_pass) {
   static const char *const misfits[] = {"kelvin", "guideline", "caf\xc3\xa9", "a\0b", "x\x7fy",
                                         "ok", "hi-fi"};
   static const size_t misfit_len[] = {6, 9, 5, 3, 3, 2, 5};
-  v = (needles){0};
-  v.k = 7;
-  for (size_t i = 0; i < v.k; i++) {
-    v.raw[i] = misfits[i];
-    v.raw_len[i] = misfit_len[i];
-  }
-  needles_lower(&v);
+  needles_of(&v, misfits, misfit_len, 7);
   s = set_of(&v);
   ck_assert_uint_eq(ifs_test_needle_set_exact(s), ifs_test_needle_set_exact_runs() ? 1 : 0);
   check_every_position(s, &v, 7, 0);
@@ -662,13 +662,8 @@ END_TEST
 ** step alone) and long (the loop over text that is not ASCII). */
 START_TEST(test_exact_pass_bytes) {
   static const char *const words[] = {"b!", "ab", "!b", "zz", "xyz"};
-  needles v = {0};
-  v.k = 5;
-  for (size_t i = 0; i < v.k; i++) {
-    v.raw[i] = words[i];
-    v.raw_len[i] = strlen(words[i]);
-  }
-  needles_lower(&v);
+  needles v;
+  needles_of(&v, words, NULL, 5);
   ifs_needle_set *s = set_of(&v);
   ck_assert_uint_eq(ifs_test_needle_set_exact(s), ifs_test_needle_set_exact_runs() ? 5 : 0);
   static char text[300];
