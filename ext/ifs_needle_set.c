@@ -22,6 +22,8 @@
 ** With AVX-512 VBMI, up to eight needles the caller expects found (a
 ** must_include list's words), short and ASCII, have no prefixes: one pass
 ** of exact tables, with no stop, decides them first ("the exact pass").
+** In a set of such needles alone it takes up to sixteen, long ones by
+** their first eight bytes, and searches again for what it lets through.
 **
 ** A big set (more than BIG_NEEDLES: a blocklist of hundreds of phrases)
 ** would put dozens of prefixes in each bucket, whose tables then let a
@@ -204,14 +206,30 @@ struct ifs_needle_set {
 ** those have no prefixes, and the filter looks for the rest.  In that C
 ** program, the case's words took 0.72 to 0.73 of the time with the pass
 ** (seven of the ten decided by it, on average), and ten words seldom there
-** 2.2 to 2.7 times as long (about 110 ns a row to 250 in a quiet hour). */
+** 2.2 to 2.7 times as long (about 110 ns a row to 250 in a quiet hour).
+**
+** In a set of such needles alone (a must_include list's own), the pass
+** takes more, so that in ASCII text the filter has nothing left to look
+** for and makes no pass: a needle longer than EXACT_BYTES by its first
+** EXACT_BYTES bytes; one holding k, whose miss decides in ASCII text only;
+** and up to EXACT_NEEDLES, two to a bucket past EXACT_BUCKETS (the long
+** ones first).  A match of a long needle's bytes, or of a bucket of two
+** (which lets through a mix of the two), and a miss of a needle with k in
+** text not ASCII, are settled by a search for the needle on its own
+** (ifs_needle.h).  A case's ten words, two of them long ("furthermore"),
+** took 0.86 to 0.92 of the time of the pass and the filter's (same C
+** program, generated answers and the corpus's). */
 #define EXACT_BYTES 8
 #define EXACT_BUCKETS 8
+#define EXACT_NEEDLES (2 * EXACT_BUCKETS)
 
 typedef struct exact_part {
   unsigned char t[EXACT_BYTES][128];   /* per byte value, the buckets allowing it */
-  uint32_t needle[EXACT_BUCKETS];      /* each bucket's needle */
-  unsigned n;                          /* buckets used */
+  uint32_t needle[EXACT_NEEDLES];      /* the needles it decides, */
+  unsigned char bucket[EXACT_NEEDLES]; /* and each one's bucket */
+  unsigned char maybe;                 /* buckets whose match is searched for again */
+  unsigned char ascii_only;            /* buckets whose miss decides in ASCII text only */
+  unsigned n;                          /* needles */
 } exact_part;
 
 /* ---- building ----------------------------------------------------------- */
@@ -906,42 +924,72 @@ static void fill_shift_or(ifs_needle_set *s, const char *text) {
 
 static int exact_pass_runs(void);
 
-/* 1 when the exact pass can decide the lowered needle low[0..len). */
-static int exact_fits(const char *low, size_t len) {
-  if (len == 0 || len > EXACT_BYTES) return 0;
-  for (size_t i = 0; i < len; i++) {
+/* How the exact pass takes a needle: */
+#define FITS 1          /* whole, and a match or a miss decides */
+#define FITS_MAYBE 2    /* a match is searched for again (longer than EXACT_BYTES, or two to a bucket) */
+#define FITS_ASCII 4    /* a miss in text not ASCII is searched for again (a byte lowered from KELVIN SIGN) */
+
+/* How the exact pass can take the lowered needle low[0..len): FITS and the
+** other flags, or 0 when it cannot. */
+static unsigned exact_fits(const char *low, size_t len) {
+  if (len == 0) return 0;
+  unsigned fits = FITS | (len > EXACT_BYTES ? FITS_MAYBE : 0);
+  for (size_t i = 0; i < len && i < EXACT_BYTES; i++) {
     unsigned char c = (unsigned char)low[i];
     uint32_t src[3];
     if (c == 0 || c >= 0x7F) return 0;
     size_t n = ifs_lower_preimages(c, src);
     for (size_t j = 0; j < n; j++)
-      if (src[j] >= 0x80) return 0;
+      if (src[j] >= 0x80) fits |= FITS_ASCII;
   }
-  return 1;
+  return fits;
 }
 
-/* The needles the exact pass decides, in pick[] (in order): the first
-** EXACT_BUCKETS that fit of the first likely needles; none in a big set,
-** or where the pass does not run (a CPU without VBMI).  How many. */
+/* The needles the exact pass decides, in pick[] (in order), and how[]
+** each: its flags, and its bucket in bits 8 up.  Of the first likely
+** needles, those that fit, up to EXACT_BUCKETS of them, each whole; in a
+** set of those alone (see above), up to EXACT_NEEDLES, any way.  None in
+** a big set, or where the pass does not run (a CPU without VBMI).  How
+** many. */
 static unsigned exact_needles(const char *text, const ifs_span *span, size_t k, size_t likely,
-                              uint32_t pick[EXACT_BUCKETS]) {
+                              uint32_t pick[EXACT_NEEDLES], unsigned how[EXACT_NEEDLES]) {
   if (k > BIG_NEEDLES || !exact_pass_runs()) return 0;
-  unsigned n = 0;
-  for (size_t j = 0; j < likely && j < k && n < EXACT_BUCKETS; j++)
-    if (exact_fits(text + span[j].at, span[j].len)) pick[n++] = (uint32_t)j;
+  int only_likely = likely >= k;
+  unsigned n = 0, most = only_likely ? EXACT_NEEDLES : EXACT_BUCKETS;
+  for (size_t j = 0; j < k && j < likely && n < most; j++) {
+    unsigned f = exact_fits(text + span[j].at, span[j].len);
+    if (f == FITS || (f && only_likely)) {
+      pick[n] = (uint32_t)j;
+      how[n++] = f;
+    }
+  }
+  /* buckets in turn to the needles decided whole, then to the long ones;
+  ** the last 2 * shared two to a bucket */
+  unsigned order[EXACT_NEEDLES], o = 0;
+  for (unsigned maybe = 0; maybe <= FITS_MAYBE; maybe += FITS_MAYBE)
+    for (unsigned i = 0; i < n; i++)
+      if ((how[i] & FITS_MAYBE) == maybe) order[o++] = i;
+  unsigned shared = n > EXACT_BUCKETS ? n - EXACT_BUCKETS : 0, alone = n - 2 * shared;
+  for (unsigned t = 0; t < n; t++)
+    how[order[t]] |= t < alone ? t << 8 : FITS_MAYBE | (alone + (t - alone) / 2) << 8;
   return n;
 }
 
-/* The exact pass's tables, a bucket for each needle of pick[0 .. n). */
+/* The exact pass's tables for the needles of pick[0 .. n), each in its
+** bucket (how[]). */
 static void fill_exact(exact_part *e, const char *text, const ifs_span *span,
-                       const uint32_t *pick, unsigned n) {
+                       const uint32_t *pick, const unsigned *how, unsigned n) {
   memset(e, 0, sizeof *e);
   for (e->n = 0; e->n < n; e->n++) {
     uint32_t j = pick[e->n];
     const unsigned char *low = (const unsigned char *)text + span[j].at;
     size_t len = span[j].len;
-    unsigned char bit = (unsigned char)(1u << e->n);
+    unsigned b = how[e->n] >> 8;
+    unsigned char bit = (unsigned char)(1u << b);
     e->needle[e->n] = j;
+    e->bucket[e->n] = (unsigned char)b;
+    if (how[e->n] & FITS_MAYBE) e->maybe |= bit;
+    if (how[e->n] & FITS_ASCII) e->ascii_only |= bit;
     for (size_t at = 0; at < EXACT_BYTES; at++) {
       if (at >= len) {   /* past its end: any byte */
         for (size_t v = 0; v < 128; v++) e->t[at][v] |= bit;
@@ -949,7 +997,8 @@ static void fill_exact(exact_part *e, const char *text, const ifs_span *span,
       }
       uint32_t src[3];
       size_t ns = ifs_lower_preimages(low[at], src);
-      for (size_t i = 0; i < ns; i++) e->t[at][src[i]] |= bit;
+      for (size_t i = 0; i < ns; i++)
+        if (src[i] < 0x80) e->t[at][src[i]] |= bit;
     }
   }
 }
@@ -1007,8 +1056,9 @@ ifs_status ifs_needle_set_new(const char *text, const ifs_span *span, size_t k, 
   raw_list r = {NULL, 0, 0};
   uint32_t *skip = ifs_malloc(k * sizeof *skip);
   if (!skip) return IFS_NOMEM;
-  uint32_t exact[EXACT_BUCKETS];   /* (no prefixes: the filter leaves them out) */
-  unsigned nexact = exact_needles(text, span, k, likely, exact), next = 0;
+  uint32_t exact[EXACT_NEEDLES];   /* (no prefixes: the filter leaves them out) */
+  unsigned exact_how[EXACT_NEEDLES];
+  unsigned nexact = exact_needles(text, span, k, likely, exact, exact_how), next = 0;
   for (size_t j = 0; j < k; j++) {
     skip[j] = 0;
     if (next < nexact && exact[next] == j) {
@@ -1069,7 +1119,7 @@ ifs_status ifs_needle_set_new(const char *text, const ifs_span *span, size_t k, 
   fill_tables(s);
   fill_entries(s, text);
   if (s->big) fill_shift_or(s, text);
-  if (s->exact) fill_exact(s->exact, text, span, exact, nexact);
+  if (s->exact) fill_exact(s->exact, text, span, exact, exact_how, nexact);
   *set = s;
   return IFS_OK;
 }
@@ -1622,6 +1672,7 @@ typedef struct search {
   uint32_t live[BUCKETS];        /* needles not yet found, per bucket */
   size_t left, work, budget;
   int gave_up;
+  int ascii;                     /* the text is ASCII */
 #ifdef IFS_TESTING
   uint64_t shift_or_seen;        /* test-only: a sum over the shift-or candidates */
 #endif
@@ -1967,9 +2018,27 @@ static void filter_search(search *x, int level) {
 }
 
 #if IFS_X86_SIMD
-/* The exact pass's answers (bit i of hits: exact needle i matched). */
-static void exact_answers(const exact_part *e, unsigned hits, signed char *found) {
-  for (unsigned i = 0; i < e->n; i++) found[e->needle[i]] = (signed char)(hits >> i & 1);
+/* Needle j searched for on its own: 1 or 0, or -1 (left to the caller)
+** where that search would turn quadratic. */
+static signed char search_alone(const search *x, uint32_t j) {
+  const set_needle *nd = &x->s->needles[j];
+  ifs_needle one;
+  int found;
+  ifs_needle_init(&one, x->needles + nd->at, nd->len);
+  if (ifs_needle_find(&one, (const char *)x->h, x->n, x->ascii, &found) != IFS_OK) return -1;
+  return (signed char)found;
+}
+
+/* The exact pass's answers (bit b of hits: bucket b matched somewhere): a
+** match of a bucket that may match without its needle (a long needle's
+** first bytes, or two needles' mix), or a miss of one that may miss a
+** match in text not ASCII (a needle holding k), is verified by a search. */
+static void exact_answers(const search *x, const exact_part *e, unsigned hits) {
+  for (unsigned i = 0; i < e->n; i++) {
+    unsigned bit = 1u << e->bucket[i];
+    int sure = hits & bit ? !(e->maybe & bit) : x->ascii || !(e->ascii_only & bit);
+    x->found[e->needle[i]] = sure ? (signed char)((hits & bit) != 0) : search_alone(x, e->needle[i]);
+  }
 }
 #endif
 
@@ -1997,6 +2066,7 @@ static void find_level(const ifs_needle_set *s, const char *needles, const char 
   x->h = (const unsigned char *)text;
   x->n = n;
   x->found = found;
+  x->ascii = ascii;
   x->t = &s->t;
   memcpy(x->live, ascii ? s->live_ascii : s->live_all, sizeof x->live);
   /* every needle may cost a pass of its own after the cap; so may the set */
@@ -2013,7 +2083,7 @@ static void find_level(const ifs_needle_set *s, const char *needles, const char 
   memcpy(found, ascii ? s->start_ascii : s->start_all, s->k);
   x->left = ascii ? s->left_ascii : s->left_all;
 #if IFS_X86_SIMD   /* (at every level: the filter has none of its needles) */
-  if (s->exact) exact_answers(s->exact, exact_vbmi(s->exact, x->h, n, ascii), found);
+  unsigned hits = s->exact ? exact_vbmi(s->exact, x->h, n, ascii) : 0;
 #endif
   if (x->left && s->big) {
     shift_or_search(x, level);
@@ -2023,8 +2093,10 @@ static void find_level(const ifs_needle_set *s, const char *needles, const char 
       kill_bucket(x, (unsigned)__builtin_ctz(dead));
     filter_search(x, level);
   }
-  if (x->gave_up) return;   /* the undecided stay -1 */
-  undecided_absent(found, s->k);
+  if (!x->gave_up) undecided_absent(found, s->k);   /* (else the undecided stay -1) */
+#if IFS_X86_SIMD
+  if (s->exact) exact_answers(x, s->exact, hits);
+#endif
 }
 
 void ifs_needle_set_find(const ifs_needle_set *s, const char *needles, const char *text,

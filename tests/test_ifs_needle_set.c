@@ -41,10 +41,11 @@ static void needles_free(needles *v) {
   ifs_buf_free(&v->all);
 }
 
-/* The set of v's lowered needles, laid end to end in v->all, all of them
-** expected found (a must_include list's), or, filter_only, none (a
-** must_exclude list's: none decided by the exact pass). */
-static ifs_needle_set *set_built(needles *v, int filter_only) {
+/* The set of v's lowered needles, laid end to end in v->all, the first
+** likely of them expected found: all (a must_include list's), none (a
+** must_exclude list's: none decided by the exact pass), or some (a set of
+** both lists). */
+static ifs_needle_set *set_built(needles *v, size_t likely) {
   static ifs_span span[MAX_NEEDLES];
   ifs_buf_free(&v->all);   /* (a set built before) */
   ck_assert_int_eq(ifs_buf_reserve(&v->all, 1), IFS_OK);
@@ -54,11 +55,11 @@ static ifs_needle_set *set_built(needles *v, int filter_only) {
     ck_assert_int_eq(ifs_buf_append(&v->all, v->low[i].p ? v->low[i].p : "", v->low[i].len), IFS_OK);
   }
   ifs_needle_set *s;
-  ck_assert_int_eq(ifs_needle_set_new(v->all.p, span, v->k, filter_only ? 0 : v->k, &s), IFS_OK);
+  ck_assert_int_eq(ifs_needle_set_new(v->all.p, span, v->k, likely, &s), IFS_OK);
   return s;
 }
 
-static ifs_needle_set *set_of(needles *v) { return set_built(v, 0); }
+static ifs_needle_set *set_of(needles *v) { return set_built(v, v->k); }
 
 /* The long way, for one needle. */
 static int long_way(const ifs_buf *lt, const ifs_buf *ln) {
@@ -233,8 +234,9 @@ static void check_random_sets(unsigned seed, int iters, size_t kmin, size_t kspa
       v.raw_len[i] = make_needle(store[i], text, tn, &seed);
     }
     needles_lower(&v);
-    for (int filter_only = 0; filter_only <= 1; filter_only++) {
-      ifs_needle_set *s = set_built(&v, filter_only);
+    const size_t likely[] = {v.k, 0, v.k / 2};
+    for (size_t form = 0; form < sizeof likely / sizeof likely[0]; form++) {
+      ifs_needle_set *s = set_built(&v, likely[form]);
       ck_assert_int_eq(ifs_test_needle_set_big(s), v.k > 128);
       decided += check_text(s, &v, text, tn, &asked);
       ifs_needle_set_free(s);
@@ -501,7 +503,7 @@ START_TEST(test_out_of_memory) {
   for (;; fail++) {
     ifs_needle_set *s;
     ifs_test_fail_nth(fail);
-    ifs_status st = ifs_needle_set_new(text, span, 3, 3, &s);
+    ifs_status st = ifs_needle_set_new(text, span, 3, 2, &s);   /* (k: prefixes made) */
     ifs_test_fail_nth(0);
     if (st == IFS_OK) {
       signed char got[3];
@@ -602,7 +604,7 @@ START_TEST(test_narrow_sets) {
   for (size_t k = 10; k <= 13; k += 3) {
     needles v;
     refusal_words(&v, k);
-    ifs_needle_set *s = set_built(&v, 1);   /* none expected found: no exact pass */
+    ifs_needle_set *s = set_built(&v, 0);   /* none expected found: no exact pass */
     ck_assert_uint_eq(ifs_test_needle_set_exact(s), 0);
     ck_assert_int_eq(ifs_test_needle_set_narrow(s), k <= 12);
     check_every_position(s, &v, k, 1);
@@ -620,7 +622,7 @@ START_TEST(test_text_ends) {
   for (size_t k = 10; k <= 13; k += 3) {
     needles v;
     refusal_words(&v, k);
-    ifs_needle_set *s = set_built(&v, 1);
+    ifs_needle_set *s = set_built(&v, 0);
     for (size_t n = 60; n <= 200; n++) check_positions(s, &v, k, 1, n, n - 16, n);
     ifs_needle_set_free(s);
     needles_free(&v);
@@ -628,29 +630,83 @@ START_TEST(test_text_ends) {
 }
 END_TEST
 
-/* The exact pass (AVX-512 VBMI) decides the first eight of the needles
-** expected found that are ASCII, of at most eight bytes, with no k, NUL or
-** DEL; each of them is found at every position of a text and where it ends
-** a text of every length from 60 to 200 bytes (its last step reads the end
-** by masked loads), and the filter finds the rest. */
+/* The exact pass (AVX-512 VBMI) decides needles expected found that are
+** ASCII in their first eight bytes, with no NUL or DEL there: in a set of
+** those alone, up to sixteen (past eight, two to a bucket); each of them
+** is found at every position of a text and where it ends a text of every
+** length from 60 to 200 bytes (its last step reads the end by masked
+** loads), and the filter finds the rest. */
 START_TEST(test_exact_pass) {
   needles v;
-  refusal_words(&v, 13);   /* eight fit: apology .. harmful */
+  refusal_words(&v, 13);   /* all: apology, refuse, cannot alone, the others two to a bucket */
   ifs_needle_set *s = set_of(&v);
-  ck_assert_uint_eq(ifs_test_needle_set_exact(s), ifs_test_needle_set_exact_runs() ? 8 : 0);
+  ck_assert_uint_eq(ifs_test_needle_set_exact(s), ifs_test_needle_set_exact_runs() ? 13 : 0);
   check_every_position(s, &v, 13, 1);
   for (size_t n = 60; n <= 200; n++) check_positions(s, &v, 13, 1, n, n - 16, n);
   ifs_needle_set_free(s);
   needles_free(&v);
-  /* of these only hi-fi fits: kelvin and ok hold k, guideline is nine
-  ** bytes, café is not ASCII, the others hold NUL or DEL */
+  /* kelvin and ok (k), guideline (nine bytes) and hi-fi fit; café is not
+  ** ASCII, the others hold NUL or DEL */
   static const char *const misfits[] = {"kelvin", "guideline", "caf\xc3\xa9", "a\0b", "x\x7fy",
                                         "ok", "hi-fi"};
   static const size_t misfit_len[] = {6, 9, 5, 3, 3, 2, 5};
   needles_of(&v, misfits, misfit_len, 7);
   s = set_of(&v);
-  ck_assert_uint_eq(ifs_test_needle_set_exact(s), ifs_test_needle_set_exact_runs() ? 1 : 0);
+  ck_assert_uint_eq(ifs_test_needle_set_exact(s), ifs_test_needle_set_exact_runs() ? 4 : 0);
   check_every_position(s, &v, 7, 0);
+  ifs_needle_set_free(s);
+  needles_free(&v);
+}
+END_TEST
+
+/* The answers of set s in text[0..n) (ascii: it is ASCII), from every
+** filter loop, each checked against the long way; needle i's. */
+static int answer_of(const ifs_needle_set *s, const needles *v, const char *text, int ascii,
+                     size_t i) {
+  static signed char got[LEVELS][MAX_NEEDLES];
+  size_t n = strlen(text), asked = 0;
+  ck_assert_uint_eq(check_text(s, v, text, n, &asked), asked);
+  for (int level = 0; level < LEVELS; level++)
+    ifs_test_needle_set_find_level(s, v->all.p, text, n, ascii, got[level], level);
+  for (int level = 1; level < LEVELS; level++) ck_assert_int_eq(got[level][i], got[0][i]);
+  return got[0][i];
+}
+
+/* What the exact pass lets through is searched for again: a mix of the
+** two words of a bucket (zebra and delve: "debra"), the first eight bytes
+** of a long word alone ("guidelin"), and, in text not ASCII, the absence
+** of a word holding k (KELVIN SIGN lowers to k).  In a set of both lists
+** (needles not expected found after), the pass takes none of those. */
+START_TEST(test_exact_pass_searches_again) {
+  static const char *const words[] = {"alpha", "bravo", "charlie", "tango", "echo",
+                                      "foxtrot", "golf", "zebra", "delve", "guideline", "kelvin"};
+  enum { ZEBRA = 7, DELVE = 8, GUIDELINE = 9, KELVIN = 10, K = 11 };
+  needles v;
+  needles_of(&v, words, NULL, K);
+  ifs_needle_set *s = set_of(&v);
+  ck_assert_uint_eq(ifs_test_needle_set_exact(s), ifs_test_needle_set_exact_runs() ? K : 0);
+  ck_assert_int_eq(answer_of(s, &v, "a debra, the zelve", 1, ZEBRA), 0);
+  ck_assert_int_eq(answer_of(s, &v, "a debra, the zelve", 1, DELVE), 0);
+  ck_assert_int_eq(answer_of(s, &v, "a ZEBRA", 1, ZEBRA), 1);
+  ck_assert_int_eq(answer_of(s, &v, "a ZEBRA", 1, DELVE), 0);
+  ck_assert_int_eq(answer_of(s, &v, "the guidelin", 1, GUIDELINE), 0);
+  ck_assert_int_eq(answer_of(s, &v, "the guidelinx, guideLINES", 1, GUIDELINE), 1);
+  ck_assert_int_eq(answer_of(s, &v, "\xe2\x84\xaa" "ELVIN", 0, KELVIN), 1);
+  ck_assert_int_eq(answer_of(s, &v, "caf\xc3\xa9 kelvi", 0, KELVIN), 0);
+  ck_assert_int_eq(answer_of(s, &v, "caf\xc3\xa9 KELVIN", 0, KELVIN), 1);
+  ifs_needle_set_free(s);
+  s = set_built(&v, K - 1);   /* one not expected found: alpha .. zebra alone */
+  ck_assert_uint_eq(ifs_test_needle_set_exact(s), ifs_test_needle_set_exact_runs() ? 8 : 0);
+  ck_assert_int_eq(answer_of(s, &v, "a debra, the zelve", 1, ZEBRA), 0);
+  ck_assert_int_eq(answer_of(s, &v, "\xe2\x84\xaa" "ELVIN", 0, KELVIN), 1);
+  ifs_needle_set_free(s);
+  needles_free(&v);
+  static const char *const mixed[] = {"guideline", "kelvin", "sorry", "refuse"};
+  needles_of(&v, mixed, NULL, 4);
+  s = set_built(&v, 3);   /* of the three expected found, sorry alone */
+  ck_assert_uint_eq(ifs_test_needle_set_exact(s), ifs_test_needle_set_exact_runs() ? 1 : 0);
+  ck_assert_int_eq(answer_of(s, &v, "\xe2\x84\xaa" "ELVIN: sorry, the guidelin", 0, 0), 0);
+  ck_assert_int_eq(answer_of(s, &v, "\xe2\x84\xaa" "ELVIN: sorry, the guidelin", 0, 1), 1);
   ifs_needle_set_free(s);
   needles_free(&v);
 }
@@ -693,6 +749,7 @@ static Suite *needle_set_suite(void) {
   tcase_add_loop_test(tc, test_random_big_sets, 0, 2);
   tcase_add_test(tc, test_exact_pass);
   tcase_add_test(tc, test_exact_pass_bytes);
+  tcase_add_test(tc, test_exact_pass_searches_again);
   tcase_add_test(tc, test_big_set_positions);
   tcase_add_test(tc, test_big_set_families);
   tcase_add_test(tc, test_phrase_lists);
