@@ -86,8 +86,9 @@ void ifs_needle_set_prefetch_bytes(const ifs_needle_set *s, size_t bytes);
 /* For a text (internal UTF-8) with neither U+0130 nor U+03A3, ascii when it
 ** is pure ASCII, and the needles' text as given to ifs_needle_set_new:
 ** found[i] = 1 when needle i is in text.lower(), 0 when not,
-** -1 when undecided (verification hit its cap: search for that needle on
-** its own, ifs_needle_find, which has its own way out). */
+** -1 when undecided (verification hit its cap, the set's or that of a
+** one-needle search it made: search for that needle on its own,
+** ifs_needle_find, which has its own way out). */
 void ifs_needle_set_find(const ifs_needle_set *s, const char *needles, const char *text,
                          size_t n, int ascii, signed char *found);
 

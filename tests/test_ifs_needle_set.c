@@ -659,8 +659,8 @@ START_TEST(test_exact_pass) {
 }
 END_TEST
 
-/* The answers of set s in text[0..n) (ascii: it is ASCII), from every
-** filter loop, each checked against the long way; needle i's. */
+/* Needle i's answer from set s in text (ascii: it is ASCII), the same from
+** every filter loop; every needle's checked against the long way. */
 static int answer_of(const ifs_needle_set *s, const needles *v, const char *text, int ascii,
                      size_t i) {
   static signed char got[LEVELS][MAX_NEEDLES];
