@@ -226,9 +226,8 @@ struct ifs_needle_set {
 typedef struct exact_part {
   unsigned char t[EXACT_BYTES][128];   /* per byte value, the buckets allowing it */
   uint32_t needle[EXACT_NEEDLES];      /* the needles it decides, */
-  unsigned char bucket[EXACT_NEEDLES]; /* and each one's bucket */
-  unsigned char maybe;                 /* buckets whose match is searched for again */
-  unsigned char ascii_only;            /* buckets whose miss decides in ASCII text only */
+  unsigned char bucket[EXACT_NEEDLES]; /* each one's bucket, */
+  unsigned char how[EXACT_NEEDLES];    /* and when its answer is searched for again (FITS_*) */
   unsigned n;                          /* needles */
 } exact_part;
 
@@ -988,8 +987,7 @@ static void fill_exact(exact_part *e, const char *text, const ifs_span *span,
     unsigned char bit = (unsigned char)(1u << b);
     e->needle[e->n] = j;
     e->bucket[e->n] = (unsigned char)b;
-    if (how[e->n] & FITS_MAYBE) e->maybe |= bit;
-    if (how[e->n] & FITS_ASCII) e->ascii_only |= bit;
+    e->how[e->n] = (unsigned char)(how[e->n] & (FITS_MAYBE | FITS_ASCII));
     for (size_t at = 0; at < EXACT_BYTES; at++) {
       if (at >= len) {   /* past its end: any byte */
         for (size_t v = 0; v < 128; v++) e->t[at][v] |= bit;
@@ -2030,14 +2028,14 @@ static signed char search_alone(const search *x, uint32_t j) {
 }
 
 /* The exact pass's answers (bit b of hits: bucket b matched somewhere): a
-** match of a bucket that may match without its needle (a long needle's
-** first bytes, or two needles' mix), or a miss of one that may miss a
-** match in text not ASCII (a needle holding k), is verified by a search. */
+** match of a bucket that may match without the needle (a long needle's
+** first bytes, or two needles' mix), or a miss of a needle that may be in
+** text not ASCII all the same (one holding k), is verified by a search. */
 static void exact_answers(const search *x, const exact_part *e, unsigned hits) {
   for (unsigned i = 0; i < e->n; i++) {
-    unsigned bit = 1u << e->bucket[i];
-    int sure = hits & bit ? !(e->maybe & bit) : x->ascii || !(e->ascii_only & bit);
-    x->found[e->needle[i]] = sure ? (signed char)((hits & bit) != 0) : search_alone(x, e->needle[i]);
+    int hit = hits >> e->bucket[i] & 1;
+    int sure = hit ? !(e->how[i] & FITS_MAYBE) : x->ascii || !(e->how[i] & FITS_ASCII);
+    x->found[e->needle[i]] = sure ? (signed char)hit : search_alone(x, e->needle[i]);
   }
 }
 #endif
