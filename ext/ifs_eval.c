@@ -1181,7 +1181,7 @@ static void follow_plan(ifs_evaluator *ev, plan *pl) {
       x->pl = pl;
       x->set = owned_set(pl);
       x->head_bytes = (uint32_t)plan_head_bytes(pl);
-      x->set_bytes = (uint32_t)ifs_needle_set_bytes(x->set);
+      x->set_bytes = (uint32_t)ifs_needle_set_hot_bytes(x->set);
       x->needles = x->set ? pl->text + pl->needles_at : NULL;
       x->needles_bytes = pl->needles_bytes;
       x->again = 0;

@@ -9,6 +9,9 @@
 ** later bytes free, which would loosen a bucket of longer ones); the
 ** nibble tables, and the ext tables of the bytes after the prefixes; a
 ** hash table of the prefixes, each with the list of needles it starts.
+** A set is one block: what every search reads first, then what only the
+** filter reads (set_alloc), so that a set the exact pass decides whole is
+** asked for ahead of its row without the filter's part.
 **
 ** Searching: the filter finds positions where some live bucket allows all
 ** (up to) four bytes, and, in the vector loops, the four after them (with
@@ -154,28 +157,36 @@ typedef struct byte_tables {
 } byte_tables;
 #endif
 
-struct ifs_needle_set {
-  size_t k, np, bytes;
-  unsigned lens;                     /* bit L: some prefix has L bytes */
-  int narrow;                        /* all prefixes in buckets 0-7 */
-  shift_or *big;                     /* a big set's table (NULL: the filter's) */
-  uint32_t slot_mask;
+/* What only the filter reads: its tables, and what its candidates are
+** checked by first.  Last in a set's block, so that a set whose needles
+** the exact pass decides is asked for without it (hot_bytes). */
+typedef struct filter_part {
   tables t;                          /* (a big set leaves both empty) */
   tables ext;                        /* for the four bytes after a prefix */
+  uint64_t filter[FILTER_BITS / 64]; /* (a big set's is in big) */
   unsigned char bucket_len[BUCKETS]; /* the length of a bucket's prefixes, */
   uint32_t bucket_first[BUCKETS + 1];/* and where they are in prefixes[] */
   uint32_t live_all[BUCKETS];        /* needles with a prefix in the bucket, */
   uint32_t live_ascii[BUCKETS];      /* and those of them that are ASCII */
   unsigned dead_in_ascii;            /* bit b: none of bucket b's is ASCII */
+} filter_part;
+
+struct ifs_needle_set {
+  size_t k, np, bytes;
+  size_t hot_bytes;                  /* the first of them every search reads */
+  unsigned lens;                     /* bit L: some prefix has L bytes */
+  int narrow;                        /* all prefixes in buckets 0-7 */
+  shift_or *big;                     /* a big set's table (NULL: the filter's) */
+  uint32_t slot_mask;
   size_t left_all, left_ascii;       /* needles a search starts without an */
   signed char *start_all;            /* answer for; per needle, the answer */
   signed char *start_ascii;          /* it starts with (-1: none yet) */
-  uint64_t filter[FILTER_BITS / 64];  /* (a big set's is in big) */
   set_needle *needles;
+  struct exact_part *exact;          /* (NULL: none) */
+  filter_part *f;
   prefix *prefixes;
   needle_link *links;
   entry *entries;                    /* open addressing, slot_mask + 1 */
-  struct exact_part *exact;          /* (NULL: none) */
 };
 
 /* ---- the exact pass ---------------------------------------------------- */
@@ -566,22 +577,22 @@ static void fill_tables(ifs_needle_set *s) {
   unsigned used = 0;
   for (size_t i = 0; i < s->np; i++) {
     const prefix *p = &s->prefixes[i];
-    s->bucket_len[p->bucket] = p->len;
+    s->f->bucket_len[p->bucket] = p->len;
     s->lens |= 1u << p->len;
     used |= 1u << p->bucket;
-    if (!s->big) add_prefix_bits(&s->t, p);   /* a big set searches by shift-or */
+    if (!s->big) add_prefix_bits(&s->f->t, p);   /* a big set searches by shift-or */
   }
   s->narrow = used >> NARROW_BUCKETS == 0;
   for (unsigned b = 0, i = 0; b <= BUCKETS; b++) {
     while (i < s->np && s->prefixes[i].bucket < b) i++;
-    s->bucket_first[b] = i;
+    s->f->bucket_first[b] = i;
   }
   for (size_t j = 0; j < s->k; j++) {
     const set_needle *nd = &s->needles[j];
     for (unsigned bs = nd->buckets; bs; bs &= bs - 1) {
       unsigned b = (unsigned)__builtin_ctz(bs);
-      s->live_all[b]++;
-      s->live_ascii[b] += nd->ascii;
+      s->f->live_all[b]++;
+      s->f->live_ascii[b] += nd->ascii;
     }
     /* the empty needle is in every text; one without prefixes (a character
     ** nothing lowers to) in none, nor one that is not ASCII in ASCII text */
@@ -591,7 +602,7 @@ static void fill_tables(ifs_needle_set *s) {
     s->left_ascii += s->start_ascii[j] < 0;
   }
   for (unsigned b = 0; b < BUCKETS; b++)
-    if (s->live_all[b] && !s->live_ascii[b]) s->dead_in_ascii |= 1u << b;
+    if (s->f->live_all[b] && !s->f->live_ascii[b]) s->f->dead_in_ascii |= 1u << b;
 }
 
 /* The bits of a head's byte b in which the bytes of the characters
@@ -784,12 +795,12 @@ static void fill_entries(ifs_needle_set *s, const char *text) {
       uint32_t h = s->big ? literal_hash(literal_word(lit, m), m) : hash_key(p->key, p->len),
                at = h & s->slot_mask;
       if (s->big) s->big->filter[h / 64 % (BIG_FILTER_BITS / 64)] |= (uint64_t)1 << (h % 64);
-      else s->filter[h / 64 % (FILTER_BITS / 64)] |= (uint64_t)1 << (h % 64);
+      else s->f->filter[h / 64 % (FILTER_BITS / 64)] |= (uint64_t)1 << (h % 64);
       while (s->entries[at].info) at = (at + 1) & s->slot_mask;
       s->entries[at] = e;
       if (!s->big) {
         const set_needle *nd = &s->needles[j];
-        add_ext_bits(&s->ext, p, text + nd->at + nd->skip, nd->len - nd->skip);
+        add_ext_bits(&s->f->ext, p, text + nd->at + nd->skip, nd->len - nd->skip);
       }
     }
   }
@@ -1001,41 +1012,48 @@ static void fill_exact(exact_part *e, const char *text, const ifs_span *span,
   }
 }
 
+/* 8 or 64 bytes up from at. */
+static size_t align8(size_t at) { return (at + 7) & ~(size_t)7; }
+static size_t align64(size_t at) { return (at + 63) & ~(size_t)63; }
+
 /* Lays out the set in one block, for np prefixes, nl links and, when
-** exact, an exact part. */
+** exact, an exact part: first what every search reads (header, the
+** answers it starts with, needles, exact part), then the filter's part
+** (filter_part, entries, prefixes, links, a big set's table). */
 static ifs_needle_set *set_alloc(size_t k, size_t np, size_t nl, int exact) {
   size_t slots = 16;
   while (slots < 2 * nl) slots *= 2;
-  size_t at_entries = (sizeof(ifs_needle_set) + 7) & ~(size_t)7;
-  size_t at_needles = at_entries + slots * sizeof(entry);
-  size_t at_prefixes = at_needles + k * sizeof(set_needle);
-  at_prefixes = (at_prefixes + 7) & ~(size_t)7;
+  size_t at_start = sizeof(ifs_needle_set);
+  size_t at_needles = align8(at_start + 2 * k);
+  size_t at_exact = align64(at_needles + k * sizeof(set_needle));
+  size_t at_filter = align64(at_exact + (exact ? sizeof(exact_part) : 0));
+  size_t at_entries = align8(at_filter + sizeof(filter_part));
+  size_t at_prefixes = align8(at_entries + slots * sizeof(entry));
   size_t at_links = at_prefixes + np * sizeof(prefix);
-  size_t at_start = at_links + nl * sizeof(needle_link);
-  size_t at_big = (at_start + 2 * k + 63) & ~(size_t)63;   /* (or the exact part) */
-  size_t bytes = k > BIG_NEEDLES ? at_big + sizeof(shift_or)
-                 : exact         ? at_big + sizeof(exact_part)
-                                 : at_start + 2 * k;
+  size_t at_big = align64(at_links + nl * sizeof(needle_link));
+  size_t bytes = k > BIG_NEEDLES ? at_big + sizeof(shift_or) : at_links + nl * sizeof(needle_link);
   char *block = ifs_malloc(bytes);
   if (!block) return NULL;
   ifs_needle_set *s = (ifs_needle_set *)(void *)block;
   memset(s, 0, sizeof *s);
-  s->bytes = bytes;
+  s->bytes = s->hot_bytes = bytes;
   s->k = k;
   s->np = np;
   s->slot_mask = (uint32_t)(slots - 1);
-  s->needles = (set_needle *)(void *)(block + at_needles);
-  s->prefixes = (prefix *)(void *)(block + at_prefixes);
-  s->links = (needle_link *)(void *)(block + at_links);
-  s->entries = (entry *)(void *)(block + at_entries);
   s->start_all = (signed char *)(block + at_start);
   s->start_ascii = s->start_all + k;
+  s->needles = (set_needle *)(void *)(block + at_needles);
+  s->f = (filter_part *)(void *)(block + at_filter);
+  memset(s->f, 0, sizeof *s->f);
+  s->entries = (entry *)(void *)(block + at_entries);
+  s->prefixes = (prefix *)(void *)(block + at_prefixes);
+  s->links = (needle_link *)(void *)(block + at_links);
   memset(s->entries, 0, slots * sizeof(entry));
   if (k > BIG_NEEDLES) {
     s->big = (shift_or *)(void *)(block + at_big);
     memset(s->big->filter, 0, sizeof s->big->filter);
   } else if (exact) {
-    s->exact = (exact_part *)(void *)(block + at_big);
+    s->exact = (exact_part *)(void *)(block + at_exact);
   }
   return s;
 }
@@ -1118,6 +1136,8 @@ ifs_status ifs_needle_set_new(const char *text, const ifs_span *span, size_t k, 
   fill_entries(s, text);
   if (s->big) fill_shift_or(s, text);
   if (s->exact) fill_exact(s->exact, text, span, exact, exact_how, nexact);
+  /* no needle left for the filter in any text: its part is never read */
+  if (!s->left_all) s->hot_bytes = (size_t)((const char *)s->f - (const char *)s);
   *set = s;
   return IFS_OK;
 }
@@ -1126,13 +1146,16 @@ void ifs_needle_set_free(ifs_needle_set *s) { ifs_free(s); }
 
 size_t ifs_needle_set_bytes(const ifs_needle_set *s) { return s ? s->bytes : 0; }
 
-/* A small set is asked for whole: a row finding a few of its needles reads
-** its entries, needles and prefixes, each line a miss in a cold plan.  Of
-** a bigger one, its header, answers and (if small) table. */
+size_t ifs_needle_set_hot_bytes(const ifs_needle_set *s) { return s ? s->hot_bytes : 0; }
+
+/* A small set is asked for whole (its hot bytes): a row finding a few of
+** its needles reads its entries, needles and prefixes, each line a miss in
+** a cold plan.  Of a bigger one, its header, answers, filter's part and
+** (if small) table. */
 #define PREFETCH_WHOLE 8192
 
 void ifs_needle_set_prefetch(const ifs_needle_set *s) {
-  ifs_needle_set_prefetch_bytes(s, s->bytes);
+  ifs_needle_set_prefetch_bytes(s, s->hot_bytes);
 }
 
 void ifs_needle_set_prefetch_bytes(const ifs_needle_set *s, size_t bytes) {
@@ -1142,6 +1165,7 @@ void ifs_needle_set_prefetch_bytes(const ifs_needle_set *s, size_t bytes) {
   }
   ifs_prefetch(s, sizeof *s);
   ifs_prefetch(s->start_all, 2 * s->k);
+  ifs_prefetch(s->f, sizeof *s->f);
   size_t entries = ((size_t)s->slot_mask + 1) * sizeof(entry);
   if (entries <= 4096)   /* candidates land anywhere in a small table */
     ifs_prefetch(s->entries, entries);
@@ -1715,7 +1739,7 @@ static void rebuild_bucket(search *x, unsigned b) {
     lane_and(x->own.hi[k] + (b >> 3) * 16, keep);
   }
   const ifs_needle_set *s = x->s;
-  for (uint32_t i = s->bucket_first[b]; i < s->bucket_first[b + 1]; i++)
+  for (uint32_t i = s->f->bucket_first[b]; i < s->f->bucket_first[b + 1]; i++)
     if (prefix_live(x, &s->prefixes[i])) add_prefix_bits(&x->own, &s->prefixes[i]);
 }
 
@@ -1731,7 +1755,7 @@ static void mark_found(search *x, uint32_t j) {
   for (unsigned bs = s->needles[j].buckets; bs; bs &= bs - 1) {
     unsigned b = (unsigned)__builtin_ctz(bs);
     if (--x->live[b] == 0) kill_bucket(x, b);
-    else if (s->bucket_first[b + 1] - s->bucket_first[b] <= REBUILD_MAX) rebuild_bucket(x, b);
+    else if (s->f->bucket_first[b + 1] - s->f->bucket_first[b] <= REBUILD_MAX) rebuild_bucket(x, b);
   }
 }
 
@@ -1813,7 +1837,7 @@ static inline __attribute__((always_inline)) void verify_pairs(search *x, size_t
 /* The needles whose prefix of len bytes is at q. */
 static inline __attribute__((always_inline)) void verify_prefix(search *x, size_t q, unsigned len) {
   uint32_t key = text_key(x->h + q, len);
-  verify_pairs(x, q, key, len, hash_key(key, len), x->s->filter, FILTER_BITS / 64);
+  verify_pairs(x, q, key, len, hash_key(key, len), x->s->f->filter, FILTER_BITS / 64);
 }
 
 /* A big set's needles whose literal of m bytes is at q (the text holds
@@ -1838,7 +1862,7 @@ static void check_at(search *x, size_t q) {
   if (lens & (lens - 1)) {   /* several lengths: only those of buckets passing q */
     unsigned m = filter_at(x->t, x->h, x->n, q);
     lens = 0;
-    for (; m; m &= m - 1) lens |= 1u << x->s->bucket_len[__builtin_ctz(m)];
+    for (; m; m &= m - 1) lens |= 1u << x->s->f->bucket_len[__builtin_ctz(m)];
   }
   for (lens &= ~1u; lens && x->left; lens &= lens - 1) {
     unsigned len = (unsigned)__builtin_ctz(lens);
@@ -1866,7 +1890,7 @@ static void search_tail(search *x, size_t q, int level) {
     for (size_t b = 0; b < rest && x->left && !x->gave_up; b += BLOCK) {
       uint64_t bits;
       size_t width;   /* BLOCK: the pad is too short for AVX-512 */
-      b = next_block(x->t, &x->s->ext, pad, sizeof pad, b, 0, level, &bits, &width);
+      b = next_block(x->t, &x->s->f->ext, pad, sizeof pad, b, 0, level, &bits, &width);
       if (!bits || b >= rest) return;
       if (rest - b < BLOCK) bits &= ((uint64_t)1 << (rest - b)) - 1;
       check_block(x, q + b, bits);
@@ -1986,12 +2010,12 @@ static size_t vbmi_block(search *x, size_t q, uint64_t *bits) {
   if (x->bytes_stale) {
     size_t width;   /* (WIDE, as the VBMI loop's) */
     if (x->n - q < VBMI_MIN_BYTES)
-      return next_block(x->t, &x->s->ext, x->h, x->n, q, x->s->narrow, 3, bits, &width);
+      return next_block(x->t, &x->s->f->ext, x->h, x->n, q, x->s->narrow, 3, bits, &width);
     fill_byte_tables(x->t, &x->bytes, x->bytes_stale & (x->s->narrow ? 1u : 3u));
     x->bytes_stale = 0;
   }
-  return x->s->narrow ? narrow_block_vbmi(&x->bytes, &x->s->ext, x->h, x->n, q, bits)
-                      : block_vbmi(&x->bytes, &x->s->ext, x->h, x->n, q, bits);
+  return x->s->narrow ? narrow_block_vbmi(&x->bytes, &x->s->f->ext, x->h, x->n, q, bits)
+                      : block_vbmi(&x->bytes, &x->s->f->ext, x->h, x->n, q, bits);
 }
 #endif
 
@@ -2007,7 +2031,7 @@ static void filter_search(search *x, int level) {
       width = WIDE;
     } else
 #endif
-      q = next_block(x->t, &x->s->ext, x->h, x->n, q, x->s->narrow, level, &bits, &width);
+      q = next_block(x->t, &x->s->f->ext, x->h, x->n, q, x->s->narrow, level, &bits, &width);
     if (!bits) break;
     check_block(x, q, bits);
     q += width;
@@ -2065,8 +2089,7 @@ static void find_level(const ifs_needle_set *s, const char *needles, const char 
   x->n = n;
   x->found = found;
   x->ascii = ascii;
-  x->t = &s->t;
-  memcpy(x->live, ascii ? s->live_ascii : s->live_all, sizeof x->live);
+  x->t = &s->f->t;
   /* every needle may cost a pass of its own after the cap; so may the set */
   x->budget = (4 + s->k) * n + 4096;
   x->work = 0;
@@ -2083,11 +2106,13 @@ static void find_level(const ifs_needle_set *s, const char *needles, const char 
 #if IFS_X86_SIMD   /* (at every level: the filter has none of its needles) */
   unsigned hits = s->exact ? exact_vbmi(s->exact, x->h, n, ascii) : 0;
 #endif
+  if (x->left)   /* (the filter's part of the set: not read otherwise) */
+    memcpy(x->live, ascii ? s->f->live_ascii : s->f->live_all, sizeof x->live);
   if (x->left && s->big) {
     shift_or_search(x, level);
   } else if (x->left) {
     /* in ASCII text, a bucket whose needles are none of them ASCII is out */
-    for (unsigned dead = ascii ? s->dead_in_ascii : 0; dead; dead &= dead - 1)
+    for (unsigned dead = ascii ? s->f->dead_in_ascii : 0; dead; dead &= dead - 1)
       kill_bucket(x, (unsigned)__builtin_ctz(dead));
     filter_search(x, level);
   }

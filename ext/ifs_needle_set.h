@@ -75,12 +75,18 @@ void ifs_needle_set_free(ifs_needle_set *s);
 /* Bytes the set holds (for cache accounting). */
 size_t ifs_needle_set_bytes(const ifs_needle_set *s);
 
+/* The first of them that every search reads: all, unless no needle is
+** left for the filter (the exact pass decides them all), whose part of the
+** set comes last. */
+size_t ifs_needle_set_hot_bytes(const ifs_needle_set *s);
+
 /* Asks the CPU to bring what every search reads into its cache (to call
 ** some time before the search: a set used once per row is often cold). */
 void ifs_needle_set_prefetch(const ifs_needle_set *s);
 
-/* The same for a set of the given bytes (ifs_needle_set_bytes): a small
-** set is asked for without reading its header, itself perhaps cold. */
+/* The same for a set whose hot bytes are given (ifs_needle_set_hot_bytes):
+** a small set is asked for without reading its header, itself perhaps
+** cold. */
 void ifs_needle_set_prefetch_bytes(const ifs_needle_set *s, size_t bytes);
 
 /* For a text (internal UTF-8) with neither U+0130 nor U+03A3, ascii when it

@@ -659,6 +659,34 @@ START_TEST(test_exact_pass) {
 }
 END_TEST
 
+/* A set whose needles the exact pass decides, all of them, is asked for
+** ahead without the filter's part (its tables: half a kilobyte and more),
+** which its search never reads: its hot bytes hold the exact pass's
+** tables (a kilobyte) but not the whole set.  With one needle left for the
+** filter (a must_exclude list's, or every needle where there is no exact
+** pass), they are the whole set. */
+START_TEST(test_hot_bytes) {
+  needles v;
+  refusal_words(&v, 10);
+  ifs_needle_set *s = set_of(&v);
+  size_t bytes = ifs_needle_set_bytes(s), hot = ifs_needle_set_hot_bytes(s);
+  if (ifs_test_needle_set_exact_runs()) {
+    ck_assert_uint_eq(ifs_test_needle_set_exact(s), 10);
+    ck_assert_uint_gt(hot, 1024);
+    ck_assert_uint_le(hot + 512, bytes);
+  } else {
+    ck_assert_uint_eq(hot, bytes);
+  }
+  ifs_needle_set_free(s);
+  s = set_built(&v, 9);   /* the tenth is the filter's */
+  ck_assert_uint_eq(ifs_needle_set_hot_bytes(s), ifs_needle_set_bytes(s));
+  check_every_position(s, &v, 10, 1);
+  ifs_needle_set_free(s);
+  needles_free(&v);
+  ck_assert_uint_eq(ifs_needle_set_hot_bytes(NULL), 0);
+}
+END_TEST
+
 /* Needle i's answer from set s in text (ascii: it is ASCII), the same from
 ** every filter loop; every needle's checked against the long way. */
 static int answer_of(const ifs_needle_set *s, const needles *v, const char *text, int ascii,
@@ -750,6 +778,7 @@ static Suite *needle_set_suite(void) {
   tcase_add_test(tc, test_exact_pass);
   tcase_add_test(tc, test_exact_pass_bytes);
   tcase_add_test(tc, test_exact_pass_searches_again);
+  tcase_add_test(tc, test_hot_bytes);
   tcase_add_test(tc, test_big_set_positions);
   tcase_add_test(tc, test_big_set_families);
   tcase_add_test(tc, test_phrase_lists);
