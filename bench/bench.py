@@ -362,7 +362,10 @@ LENGTH = "SELECT sum(length(response)) FROM v"
 # place in the process moves its times by a few percent (with one connection
 # a build, one change measured 0.967 with its build first and 1.054 with it
 # second), and the two copies of this build, compared with each other, show
-# how far that goes.
+# how far that goes.  Halfway, the builds swap places (new connections): the
+# four places together still favoured one pair, by about 5% on each case its
+# own list in one hour (a change measured 1.003 with its build in THIS and
+# 0.911 with it in OTHER), which the swap cancels.
 THIS, OTHER = (0, 3), (1, 2)
 
 
@@ -378,37 +381,35 @@ def rotated(r):
     return [(r + k) % 4 for k in range(4)]
 
 
-def compare_line(name, ratios):
-    def build(pair):   # a build's ratio each round: the geometric mean of its two connections
+def add_rounds(acc, ratios, this_at, other_at):
+    """Adds a half's rounds to acc: each build's ratio each round (the
+    geometric mean of its two connections), and this build's two
+    connections' ratio to each other."""
+    def build(pair):
         return [math.sqrt(x * y) for x, y in zip(ratios[pair[0]], ratios[pair[1]])]
-    this, other = build(THIS), build(OTHER)
+    acc["this"] += build(this_at)
+    acc["other"] += build(other_at)
+    acc["same"] += [x / y for x, y in zip(ratios[this_at[0]], ratios[this_at[1]])]
+
+
+def compare_line(name, acc):
+    this, other = acc["this"], acc["other"]
     paired = [t / o for t, o in zip(this, other)]
-    same = [x / y for x, y in zip(ratios[THIS[0]], ratios[THIS[1]])]
     faster = sum(p < 1 for p in paired)
     print(f"{name:52} {statistics.median(this):6.2f}x {statistics.median(other):6.2f}x"
-          f" {statistics.median(paired):10.3f} {statistics.median(same):9.3f}"
+          f" {statistics.median(paired):10.3f} {statistics.median(acc['same']):9.3f}"
           f" {faster:4} of {len(paired)}")
 
 
-def compare(rows, cases, args):
-    """This build against another (--compare LIB), each loaded in two
-    connections of this process, the four taken in turn round by round (each
-    first in turn): per shape, each build's median ratio to the length()
-    scan; the median over the rounds of this build's ratio over the other's
-    (each the geometric mean of its two connections), from which the
-    machine's drift and a connection's place mostly cancel out; and of this
-    build's two connections' ratio to each other, how far two copies of one
-    build differ (the noise a difference must stand above)."""
+def compare_half(rows, cases, args, places, rounds, half, results):
+    """Rounds with this build in connections places[0] and the other in
+    places[1], four new connections; each shape's rounds go to results."""
     libs = [None] * 4
-    for i in THIS:
+    for i in places[0]:
         libs[i] = args.lib
-    for i in OTHER:
+    for i in places[1]:
         libs[i] = args.compare
     cons = [connect(lib) for lib in libs]
-    print(f"compare: this build ({os.path.relpath(args.lib, ROOT)}) against {args.compare},"
-          f" {args.rounds} rounds, each build in two connections, the four in turn")
-    print(f"{'shape':52} {'this':>7} {'other':>7} {'this/other':>10} {'this/this':>9}"
-          f" {'faster':>9}")
     for name, table, query in (
             ("if_score, the eval rows", rows, SCORE),
             ("if_score+if_reason+if_pass, the eval rows", rows, THREE),
@@ -417,20 +418,47 @@ def compare(rows, cases, args):
             make_table(con, "v", table)
             warm(con, query)
         ratios = [[] for _ in cons]
-        for r in range(args.rounds):
+        for r in range(rounds):
             compare_round(cons, rotated(r), query, ratios)
-        compare_line(name, ratios)
+        add_rounds(results.setdefault(name, {"this": [], "other": [], "same": []}), ratios,
+                   *places)
     per_case = phrase_tables(rows, cases)[1][1]
     for name, base in (("one constraints text per row, all distinct", rows),
                        ("the same with each case's 10 + the 50 phrases", per_case)):
         ratios = [[] for _ in cons]   # texts no connection has seen, every round
-        for r in range(args.rounds):
+        for r in range(rounds):
             for i in rotated(r):
-                make_table(cons[i], "v", own_texts(base, f"round{r}-{i}"))
+                make_table(cons[i], "v", own_texts(base, f"half{half}-round{r}-{i}"))
                 compare_round(cons, (i,), SCORE, ratios)
-        compare_line(name, ratios)
+        add_rounds(results.setdefault(name, {"this": [], "other": [], "same": []}), ratios,
+                   *places)
     for con in cons:
         con.close()
+
+
+def compare(rows, cases, args):
+    """This build against another (--compare LIB), each loaded in two
+    connections of this process, the four taken in turn round by round (each
+    first in turn), the builds' places swapped halfway: per shape, each
+    build's median ratio to the length() scan; the median over the rounds
+    of this build's ratio over the other's (each the geometric mean of its
+    two connections), from which the machine's drift and the connections'
+    places mostly cancel out; and of this build's two connections' ratio to
+    each other, how far two copies of one build differ (the noise a
+    difference must stand above)."""
+    print(f"compare: this build ({os.path.relpath(args.lib, ROOT)}) against {args.compare},"
+          f" {args.rounds} rounds, each build in two connections, the four in turn,"
+          f" the builds' places swapped halfway")
+    print(f"{'shape':52} {'this':>7} {'other':>7} {'this/other':>10} {'this/this':>9}"
+          f" {'faster':>9}")
+    results = {}
+    first = (args.rounds + 1) // 2
+    for half, (places, rounds) in enumerate((((THIS, OTHER), first),
+                                             ((OTHER, THIS), args.rounds - first))):
+        if rounds:
+            compare_half(rows, cases, args, places, rounds, half, results)
+    for name, acc in results.items():
+        compare_line(name, acc)
 
 
 # ---------------------------------------------------------------- sweeps
