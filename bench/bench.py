@@ -381,12 +381,13 @@ def rotated(r):
     return [(r + k) % 4 for k in range(4)]
 
 
-def add_rounds(acc, ratios, this_at, other_at):
-    """Adds a half's rounds to acc: each build's ratio each round (the
-    geometric mean of its two connections), and this build's two
-    connections' ratio to each other."""
+def add_rounds(results, name, ratios, this_at, other_at):
+    """Adds a half's rounds of shape name to results: each build's ratio
+    each round (the geometric mean of its two connections), and this
+    build's two connections' ratio to each other."""
     def build(pair):
         return [math.sqrt(x * y) for x, y in zip(ratios[pair[0]], ratios[pair[1]])]
+    acc = results.setdefault(name, {"this": [], "other": [], "same": []})
     acc["this"] += build(this_at)
     acc["other"] += build(other_at)
     acc["same"] += [x / y for x, y in zip(ratios[this_at[0]], ratios[this_at[1]])]
@@ -420,8 +421,7 @@ def compare_half(rows, cases, args, places, rounds, half, results):
         ratios = [[] for _ in cons]
         for r in range(rounds):
             compare_round(cons, rotated(r), query, ratios)
-        add_rounds(results.setdefault(name, {"this": [], "other": [], "same": []}), ratios,
-                   *places)
+        add_rounds(results, name, ratios, *places)
     per_case = phrase_tables(rows, cases)[1][1]
     for name, base in (("one constraints text per row, all distinct", rows),
                        ("the same with each case's 10 + the 50 phrases", per_case)):
@@ -430,8 +430,7 @@ def compare_half(rows, cases, args, places, rounds, half, results):
             for i in rotated(r):
                 make_table(cons[i], "v", own_texts(base, f"half{half}-round{r}-{i}"))
                 compare_round(cons, (i,), SCORE, ratios)
-        add_rounds(results.setdefault(name, {"this": [], "other": [], "same": []}), ratios,
-                   *places)
+        add_rounds(results, name, ratios, *places)
     for con in cons:
         con.close()
 
