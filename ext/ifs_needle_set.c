@@ -225,11 +225,14 @@ struct ifs_needle_set {
 ** EXACT_BYTES bytes; one holding k, whose miss decides in ASCII text only;
 ** and up to EXACT_NEEDLES, two to a bucket past EXACT_BUCKETS (the long
 ** ones first).  A match of a long needle's bytes, or of a bucket of two
-** (which lets through a mix of the two), and a miss of a needle with k in
-** text not ASCII, are settled by a search for the needle on its own
-** (ifs_needle.h).  A case's ten words, two of them long ("furthermore"),
-** took 0.86 to 0.92 of the time of the pass and the filter's (same C
-** program, generated answers and the corpus's). */
+** (which lets through a mix of the two), is verified where the bucket
+** first matched (the pass notes where, with a branch that only such a
+** bucket's first match takes), and searched for from there (ifs_needle.h)
+** when the needle is not there; a miss of a needle with k in text not ASCII
+** is settled by a search for the needle on its own.  A case's ten words,
+** two of them long ("furthermore"), took 0.86 to 0.92 of the time of the
+** pass and the filter's (same C program, generated answers and the
+** corpus's), before the first match was noted. */
 #define EXACT_BYTES 8
 #define EXACT_BUCKETS 8
 #define EXACT_NEEDLES (2 * EXACT_BUCKETS)
@@ -239,6 +242,7 @@ typedef struct exact_part {
   uint32_t needle[EXACT_NEEDLES];      /* the needles it decides, */
   unsigned char bucket[EXACT_NEEDLES]; /* each one's bucket, */
   unsigned char how[EXACT_NEEDLES];    /* and when its answer is searched for again (FITS_*) */
+  unsigned char maybe;                 /* the buckets whose match is searched for again */
   unsigned n;                          /* needles */
 } exact_part;
 
@@ -936,7 +940,7 @@ static int exact_pass_runs(void);
 
 /* How the exact pass takes a needle: */
 #define FITS 1          /* whole, and a match or a miss decides */
-#define FITS_MAYBE 2    /* a match is searched for again (longer than EXACT_BYTES, or two to a bucket) */
+#define FITS_MAYBE 2    /* a match is verified (longer than EXACT_BYTES, or two to a bucket) */
 #define FITS_ASCII 4    /* a miss in text not ASCII is searched for again (a byte lowered from KELVIN SIGN) */
 
 /* How the exact pass can take the lowered needle low[0..len): FITS and the
@@ -999,6 +1003,7 @@ static void fill_exact(exact_part *e, const char *text, const ifs_span *span,
     e->needle[e->n] = j;
     e->bucket[e->n] = (unsigned char)b;
     e->how[e->n] = (unsigned char)(how[e->n] & (FITS_MAYBE | FITS_ASCII));
+    if (how[e->n] & FITS_MAYBE) e->maybe |= bit;
     for (size_t at = 0; at < EXACT_BYTES; at++) {
       if (at >= len) {   /* past its end: any byte */
         for (size_t v = 0; v < 128; v++) e->t[at][v] |= bit;
@@ -1548,9 +1553,25 @@ VBMI_INLINE unsigned exact_buckets(__m512i v) {
   return (unsigned)_mm_cvtsi128_si32(b) & 0xFF;
 }
 
+/* Where buckets watch (a bit each) first match in the step of r at q:
+** at[b]; the buckets still watched after it. */
+VBMI_TARGET static __attribute__((noinline, cold)) unsigned exact_first(__m512i r, size_t q,
+                                                                      unsigned watch,
+                                                                      uint32_t *at) {
+  unsigned now = exact_buckets(r) & watch;
+  for (unsigned b = now; b; b &= b - 1) {
+    unsigned i = (unsigned)__builtin_ctz(b);
+    uint64_t m = _mm512_test_epi8_mask(r, _mm512_set1_epi8((char)(1u << i)));
+    at[i] = (uint32_t)(q + (size_t)__builtin_ctzll(m));
+  }
+  return watch & ~now;
+}
+
 /* The exact pass (see above): the buckets of e matching somewhere in
-** h[0..n).  Every step looks up all eight bytes of its positions, without
-** a branch: a first stage of four with a branch to the rest (half the
+** h[0..n), and where each bucket of e->maybe first matches (first[b]),
+** where a search for its needles can start.  Every step looks up all eight
+** bytes of its positions, without a branch but for a first match of a
+** bucket watched: a first stage of four with a branch to the rest (half the
 ** look-ups for words seldom there) took 1.04 to 1.07 of the time of rows
 ** of a case's own words, which are found (make bench --compare).  The
 ** loop's first form reads ASCII text, the second any text (each byte not
@@ -1563,8 +1584,12 @@ VBMI_INLINE unsigned exact_buckets(__m512i v) {
     __m512i r1 = _mm512_and_si512(EXACT_LOOK(2, load(2)), EXACT_LOOK(3, load(3)));         \
     __m512i r2 = _mm512_and_si512(EXACT_LOOK(4, load(4)), EXACT_LOOK(5, load(5)));         \
     __m512i r3 = _mm512_and_si512(EXACT_LOOK(6, load(6)), EXACT_LOOK(7, load(7)));         \
-    acc = _mm512_ternarylogic_epi64(acc, _mm512_and_si512(r0, r1), _mm512_and_si512(r2, r3), \
-                                    0xF8);   /* acc | (a & b) */                          \
+    __m512i r = _mm512_ternarylogic_epi64(_mm512_and_si512(r0, r1), r2, r3, 0x80);         \
+    acc = _mm512_or_si512(acc, r);                                                         \
+    if (watching && watch && __builtin_expect(_mm512_test_epi8_mask(r, watched), 0)) {   \
+      watch = exact_first(r, q, watch, first);                                             \
+      watched = _mm512_set1_epi8((char)watch);                                             \
+    }                                                                                      \
   } while (0)
 #define EXACT_ASCII(o) _mm512_loadu_si512((const void *)(h + q + (o)))
 #define EXACT_ANY(o) _mm512_min_epu8(EXACT_ASCII(o), del)
@@ -1573,12 +1598,16 @@ VBMI_INLINE unsigned exact_buckets(__m512i v) {
   const __m512i t##o##a = _mm512_loadu_si512((const void *)e->t[o]),      \
                 t##o##b = _mm512_loadu_si512((const void *)(e->t[o] + 64))
 
-VBMI_TARGET static unsigned exact_vbmi(const exact_part *e, const unsigned char *h, size_t n,
-                                       int ascii) {
+/* exact_vbmi() with a branch for buckets watched (watching: e->maybe) or
+** none. */
+VBMI_INLINE unsigned exact_loops(const exact_part *e, const unsigned char *h, size_t n,
+                                 int ascii, uint32_t *first, int watching) {
   EXACT_TABLES(0); EXACT_TABLES(1); EXACT_TABLES(2); EXACT_TABLES(3);
   EXACT_TABLES(4); EXACT_TABLES(5); EXACT_TABLES(6); EXACT_TABLES(7);
   const __m512i del = _mm512_set1_epi8(0x7F);
   __m512i acc = _mm512_setzero_si512();
+  unsigned watch = watching ? e->maybe : 0;
+  __m512i watched = _mm512_set1_epi8((char)watch);
   size_t q = 0;
   if (ascii)
     for (; q + WIDE + EXACT_BYTES <= n; q += WIDE) EXACT_STEP(EXACT_ASCII);
@@ -1586,6 +1615,11 @@ VBMI_TARGET static unsigned exact_vbmi(const exact_part *e, const unsigned char 
     for (; q + WIDE + EXACT_BYTES <= n; q += WIDE) EXACT_STEP(EXACT_ANY);
   for (; q < n; q += WIDE) EXACT_STEP(EXACT_END);
   return exact_buckets(acc);
+}
+
+VBMI_TARGET static unsigned exact_vbmi(const exact_part *e, const unsigned char *h, size_t n,
+                                       int ascii, uint32_t *first) {
+  return e->maybe ? exact_loops(e, h, n, ascii, first, 1) : exact_loops(e, h, n, ascii, first, 0);
 }
 #endif
 
@@ -1697,6 +1731,7 @@ typedef struct search {
   int ascii;                     /* the text is ASCII */
 #ifdef IFS_TESTING
   uint64_t shift_or_seen;        /* test-only: a sum over the shift-or candidates */
+  size_t searched_again;         /* test-only: the bytes the exact pass's searches read */
 #endif
 } search;
 
@@ -2040,26 +2075,51 @@ static void filter_search(search *x, int level) {
 }
 
 #if IFS_X86_SIMD
-/* Needle j searched for on its own: 1 or 0, or -1 (left to the caller)
-** where that search would turn quadratic. */
-static signed char search_alone(const search *x, uint32_t j) {
+/* Needle j searched for on its own from text byte from: 1 or 0, or -1
+** (left to the caller) where that search would turn quadratic. */
+static signed char search_alone(search *x, uint32_t j, size_t from) {
   const set_needle *nd = &x->s->needles[j];
+#ifdef IFS_TESTING
+  x->searched_again += x->n - from;
+#endif
   ifs_needle one;
   int found;
   ifs_needle_init(&one, x->needles + nd->at, nd->len);
-  if (ifs_needle_find(&one, (const char *)x->h, x->n, x->ascii, &found) != IFS_OK) return -1;
+  if (ifs_needle_find(&one, (const char *)x->h + from, x->n - from, x->ascii, &found) != IFS_OK)
+    return -1;
   return (signed char)found;
 }
 
-/* The exact pass's answers (bit b of hits: bucket b matched somewhere): a
-** match of a bucket that may match without the needle (a long needle's
-** first bytes, or two needles' mix), or a miss of a needle that may be in
-** text not ASCII all the same (one holding k), is verified by a search. */
-static void exact_answers(const search *x, const exact_part *e, unsigned hits) {
+/* The answer for needle i of e, whose bucket first matched at byte at: 1
+** when the needle is there (most often: a long word's first bytes are
+** followed by the rest, a bucket of two matched by one of them); else its
+** search, from there: a match of the needle matches its bucket, so not
+** before, unless its first bytes may hold KELVIN SIGN, which the pass reads
+** as DEL (then from the text's start). */
+static signed char verify_hit(search *x, const exact_part *e, unsigned i, size_t at) {
+  const set_needle *nd = &x->s->needles[e->needle[i]];
+  size_t work = 0;
+  if (ifs_needle_at(x->needles + nd->at, nd->len, nd->ascii, (const char *)x->h, x->n, at, &work))
+    return 1;
+  return search_alone(x, e->needle[i], x->ascii || !(e->how[i] & FITS_ASCII) ? at : 0);
+}
+
+/* The exact pass's answers (bit b of hits: bucket b matched somewhere,
+** first at first[b] when it may match without the needle): such a match
+** (a long needle's first bytes, or two needles' mix) is verified where it
+** is, and a miss of a needle that may be in text not ASCII all the same
+** (one holding k) by a search. */
+static void exact_answers(search *x, const exact_part *e, unsigned hits,
+                          const uint32_t *first) {
   for (unsigned i = 0; i < e->n; i++) {
     int hit = hits >> e->bucket[i] & 1;
     int sure = hit ? !(e->how[i] & FITS_MAYBE) : x->ascii || !(e->how[i] & FITS_ASCII);
-    x->found[e->needle[i]] = sure ? (signed char)hit : search_alone(x, e->needle[i]);
+    if (sure) {
+      x->found[e->needle[i]] = (signed char)hit;
+      continue;
+    }
+    x->found[e->needle[i]] = hit ? verify_hit(x, e, i, first[e->bucket[i]])
+                                 : search_alone(x, e->needle[i], 0);
   }
 }
 #endif
@@ -2099,12 +2159,14 @@ static void find_level(const ifs_needle_set *s, const char *needles, const char 
 #endif
 #ifdef IFS_TESTING
   x->shift_or_seen = 0;
+  x->searched_again = 0;
 #endif
   level = vector_level(level);
   memcpy(found, ascii ? s->start_ascii : s->start_all, s->k);
   x->left = ascii ? s->left_ascii : s->left_all;
 #if IFS_X86_SIMD   /* (at every level: the filter has none of its needles) */
-  unsigned hits = s->exact ? exact_vbmi(s->exact, x->h, n, ascii) : 0;
+  uint32_t first[EXACT_BUCKETS];   /* (written for the buckets matched, of e->maybe) */
+  unsigned hits = s->exact ? exact_vbmi(s->exact, x->h, n, ascii, first) : 0;
 #endif
   if (x->left)   /* (the filter's part of the set: not read otherwise) */
     memcpy(x->live, ascii ? s->f->live_ascii : s->f->live_all, sizeof x->live);
@@ -2118,7 +2180,7 @@ static void find_level(const ifs_needle_set *s, const char *needles, const char 
   }
   if (!x->gave_up) undecided_absent(found, s->k);   /* (else the undecided stay -1) */
 #if IFS_X86_SIMD
-  if (s->exact) exact_answers(x, s->exact, hits);
+  if (s->exact) exact_answers(x, s->exact, hits, first);
 #endif
 }
 
@@ -2142,6 +2204,14 @@ uint64_t ifs_test_needle_set_shift_or_seen(const ifs_needle_set *s, const char *
   search x;
   find_level(s, needles, text, n, ascii, found, level, &x);
   return x.shift_or_seen;
+}
+
+size_t ifs_test_needle_set_searched_again(const ifs_needle_set *s, const char *needles,
+                                         const char *text, size_t n, int ascii,
+                                         signed char *found) {
+  search x;
+  find_level(s, needles, text, n, ascii, found, 4, &x);
+  return x.searched_again;
 }
 
 size_t ifs_test_needle_set_prefix_skip(const char *low, size_t len, int big) {

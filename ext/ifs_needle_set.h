@@ -131,6 +131,12 @@ int ifs_test_needle_set_big(const ifs_needle_set *s);
 uint64_t ifs_test_needle_set_shift_or_seen(const ifs_needle_set *s, const char *needles,
                                            const char *text, size_t n, int ascii,
                                            signed char *found, int level);
+
+/* Test hook: the same search (the best loop): the bytes of text that the
+** needles the exact pass let through were searched for again in. */
+size_t ifs_test_needle_set_searched_again(const ifs_needle_set *s, const char *needles,
+                                         const char *text, size_t n, int ascii,
+                                         signed char *found);
 #endif
 
 #endif

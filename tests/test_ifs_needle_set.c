@@ -740,6 +740,59 @@ START_TEST(test_exact_pass_searches_again) {
 }
 END_TEST
 
+/* A bucket the exact pass lets through is verified where it first matched
+** (a needle there costs no search), and otherwise searched for from there,
+** as no match of its needles starts before; but from the text's start for
+** a needle whose first bytes hold k, which KELVIN SIGN (read as DEL) lowers
+** to.  In order, five words alone, then the pairs (foxtrot, golf), (zebra,
+** delve) and (guideline, kilometers). */
+START_TEST(test_exact_pass_where_first_matched) {
+  static const char *const words[] = {"alpha", "bravo", "charlie", "tango", "echo", "foxtrot",
+                                      "golf", "zebra", "delve", "guideline", "kilometers"};
+  enum { ZEBRA = 7, DELVE = 8, GUIDELINE = 9, KILOMETERS = 10, K = 11 };
+  needles v;
+  needles_of(&v, words, NULL, K);
+  ifs_needle_set *s = set_of(&v);
+  if (!ifs_test_needle_set_exact_runs()) {   /* (no exact pass to test) */
+    ifs_needle_set_free(s);
+    needles_free(&v);
+    return;
+  }
+  ck_assert_uint_eq(ifs_test_needle_set_exact(s), K);
+  static signed char got[MAX_NEEDLES];
+  /* guideline found where its bucket matched; kilometers searched from there */
+  static char text[200];
+  for (size_t at = 0; at <= 150; at++) {   /* across the loop's steps of 64 */
+    memset(text, '.', at);
+    memcpy(text + at, "GuideLine", 10);
+    size_t n = at + 9;
+    ck_assert_uint_eq(ifs_test_needle_set_searched_again(s, v.all.p, text, n, 1, got), 9);
+    ck_assert_int_eq(got[GUIDELINE], 1);
+    ck_assert_int_eq(got[KILOMETERS], 0);
+  }
+  ck_assert_int_eq(answer_of(s, &v, "the guidelines", 1, GUIDELINE), 1);
+  /* a mix first ("zelve"), then delve: both searched for from the mix */
+  const char *mix = "a zelve, then a delve";
+  ck_assert_uint_eq(ifs_test_needle_set_searched_again(s, v.all.p, mix, strlen(mix), 1, got),
+                    2 * (strlen(mix) - 2));
+  ck_assert_int_eq(got[ZEBRA], 0);
+  ck_assert_int_eq(got[DELVE], 1);
+  ck_assert_int_eq(answer_of(s, &v, mix, 1, DELVE), 1);
+  /* the first bytes of guideline, not it, then the word */
+  ck_assert_int_eq(answer_of(s, &v, "guidelinx, guidelin, guideline", 1, GUIDELINE), 1);
+  ck_assert_int_eq(answer_of(s, &v, "guidelinx, guidelin, guidelin", 1, GUIDELINE), 0);
+  /* kilometers in KELVIN SIGN before the first plain match of its bucket:
+  ** searched for from the start (guideline from that match) */
+  const char *kelvin = "\xe2\x84\xaa" "ILOMETERS, caf\xc3\xa9, kilometer.";
+  ck_assert_uint_eq(ifs_test_needle_set_searched_again(s, v.all.p, kelvin, strlen(kelvin), 0, got),
+                    strlen(kelvin) + strlen("kilometer."));
+  ck_assert_int_eq(got[KILOMETERS], 1);
+  ck_assert_int_eq(answer_of(s, &v, kelvin, 0, KILOMETERS), 1);
+  ifs_needle_set_free(s);
+  needles_free(&v);
+}
+END_TEST
+
 /* A byte not ASCII is read as DEL: U+00A1 (C2 A1) would otherwise read as
 ** "B!", its bytes' low seven bits, and let "b!" through; nor do the bytes
 ** past a text's end (NUL) let a needle through.  Texts short (the last
@@ -778,6 +831,7 @@ static Suite *needle_set_suite(void) {
   tcase_add_test(tc, test_exact_pass);
   tcase_add_test(tc, test_exact_pass_bytes);
   tcase_add_test(tc, test_exact_pass_searches_again);
+  tcase_add_test(tc, test_exact_pass_where_first_matched);
   tcase_add_test(tc, test_hot_bytes);
   tcase_add_test(tc, test_big_set_positions);
   tcase_add_test(tc, test_big_set_families);
