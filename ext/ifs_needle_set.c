@@ -242,7 +242,7 @@ typedef struct exact_part {
   uint32_t needle[EXACT_NEEDLES];      /* the needles it decides, */
   unsigned char bucket[EXACT_NEEDLES]; /* each one's bucket, */
   unsigned char how[EXACT_NEEDLES];    /* and when its answer is searched for again (FITS_*) */
-  unsigned char maybe;                 /* the buckets whose match is searched for again */
+  unsigned char maybe;                 /* the buckets whose match is verified */
   unsigned n;                          /* needles */
 } exact_part;
 
