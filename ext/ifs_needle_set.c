@@ -201,8 +201,15 @@ struct ifs_needle_set {
 ** A needle of at most EXACT_BYTES bytes, each ASCII and lowered from ASCII
 ** characters alone (not k, which KELVIN SIGN lowers to), neither NUL nor
 ** DEL, is matched exactly by a bucket of its own: for each of the eight
-** bytes from a position, a table of the bytes whose lowercase is the
-** needle's byte there (every byte, past the needle's end).  The pass looks
+** bytes from a position, the bytes whose lowercase is the needle's byte
+** there (every byte, past the needle's end).  The set keeps them as the
+** buckets allowing each low nibble and each high nibble, 32 bytes for each
+** of the eight (a letter's two cases differ in the high nibble alone, so
+** that a byte has both nibbles only when it is one of those bytes; a
+** bucket of two needles lets through more mixes of them), and the search
+** makes each one's 128-byte table from them, two shuffles a half: a set's
+** lines are a row's cold reads, a kilobyte of tables sixteen of them.
+** The pass looks
 ** up the eight bytes of 64 positions at a time (one vpermi2b each, a byte
 ** not ASCII read as DEL, which no needle holds, and the bytes past the
 ** text as NUL, which none holds either), ANDs them, and ORs every step's
@@ -238,7 +245,8 @@ struct ifs_needle_set {
 #define EXACT_NEEDLES (2 * EXACT_BUCKETS)
 
 typedef struct exact_part {
-  unsigned char t[EXACT_BYTES][128];   /* per byte value, the buckets allowing it */
+  unsigned char lo[EXACT_BYTES][16];   /* per needle byte and low nibble, the buckets */
+  unsigned char hi[EXACT_BYTES][16];   /* allowing it, and per high nibble (see above) */
   uint32_t needle[EXACT_NEEDLES];      /* the needles it decides, */
   unsigned char bucket[EXACT_NEEDLES]; /* each one's bucket, */
   unsigned char how[EXACT_NEEDLES];    /* and when its answer is searched for again (FITS_*) */
@@ -1006,13 +1014,13 @@ static void fill_exact(exact_part *e, const char *text, const ifs_span *span,
     if (how[e->n] & FITS_MAYBE) e->maybe |= bit;
     for (size_t at = 0; at < EXACT_BYTES; at++) {
       if (at >= len) {   /* past its end: any byte */
-        for (size_t v = 0; v < 128; v++) e->t[at][v] |= bit;
+        for (size_t v = 0; v < 16; v++) e->lo[at][v] |= bit, e->hi[at][v] |= bit;
         continue;
       }
       uint32_t src[3];
       size_t ns = ifs_lower_preimages(low[at], src);
       for (size_t i = 0; i < ns; i++)
-        if (src[i] < 0x80) e->t[at][src[i]] |= bit;
+        if (src[i] < 0x80) e->lo[at][src[i] & 15] |= bit, e->hi[at][src[i] >> 4] |= bit;
     }
   }
 }
@@ -1595,13 +1603,32 @@ VBMI_TARGET static __attribute__((noinline, cold)) unsigned exact_first(__m512i 
 #define EXACT_ANY(o) _mm512_min_epu8(EXACT_ASCII(o), del)
 #define EXACT_END(o) _mm512_min_epu8(tail_avx512(h + q + (o), n - q > (o) ? n - q - (o) : 0), del)
 #define EXACT_TABLES(o)                                                    \
-  const __m512i t##o##a = _mm512_loadu_si512((const void *)e->t[o]),      \
-                t##o##b = _mm512_loadu_si512((const void *)(e->t[o] + 64))
+  const __m512i t##o##a = exact_table(e, o, low, high_a),               \
+                t##o##b = exact_table(e, o, low, high_b)
+
+/* Byte values 0-63, whose nibbles index the nibble tables. */
+static const unsigned char first_64[64] = {
+    0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+    22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43,
+    44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63};
+
+/* Half of the byte table of needle byte o, the buckets allowing each byte
+** whose low nibble is in low and high nibble in high (bytes 0-63, or
+** 64-127), made from e's nibble tables. */
+VBMI_INLINE __m512i exact_table(const exact_part *e, int o, __m512i low, __m512i high) {
+  __m512i l = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)e->lo[o]));
+  __m512i h = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)e->hi[o]));
+  return _mm512_and_si512(_mm512_shuffle_epi8(l, low), _mm512_shuffle_epi8(h, high));
+}
 
 /* exact_vbmi() with a branch for buckets watched (watching: e->maybe) or
 ** none. */
 VBMI_INLINE unsigned exact_loops(const exact_part *e, const unsigned char *h, size_t n,
                                  int ascii, uint32_t *first, int watching) {
+  const __m512i bytes = _mm512_loadu_si512((const void *)first_64), nib = _mm512_set1_epi8(15);
+  const __m512i low = _mm512_and_si512(bytes, nib),   /* (bytes 64-127: the same low nibbles) */
+                high_a = _mm512_and_si512(_mm512_srli_epi16(bytes, 4), nib),
+                high_b = _mm512_add_epi8(high_a, _mm512_set1_epi8(4));
   EXACT_TABLES(0); EXACT_TABLES(1); EXACT_TABLES(2); EXACT_TABLES(3);
   EXACT_TABLES(4); EXACT_TABLES(5); EXACT_TABLES(6); EXACT_TABLES(7);
   const __m512i del = _mm512_set1_epi8(0x7F);
