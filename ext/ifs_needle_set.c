@@ -207,14 +207,13 @@ struct ifs_needle_set {
 ** of the eight (a letter's two cases differ in the high nibble alone, so
 ** that a byte has both nibbles only when it is one of those bytes; a
 ** bucket of two needles lets through more mixes of them), and the search
-** makes each one's 128-byte table from them, two shuffles a half: a set's
-** lines are a row's cold reads, a kilobyte of tables sixteen of them.
-** The pass looks
-** up the eight bytes of 64 positions at a time (one vpermi2b each, a byte
-** not ASCII read as DEL, which no needle holds, and the bytes past the
-** text as NUL, which none holds either), ANDs them, and ORs every step's
-** result into one register: at the end, the buckets that matched
-** anywhere.  No stop, no branch but the loop's.  A text with neither U+0130
+** makes each one's 128-byte table from them, two shuffles a half: a case's
+** set is read cold with its row, and a kilobyte of byte tables was sixteen
+** of the lines it waited for.  The pass looks up the eight bytes of 64
+** positions at a time (one vpermi2b each, a byte not ASCII read as DEL,
+** which no needle holds, and the bytes past the text as NUL, which none
+** holds either), ANDs them, and ORs every step's result into one register:
+** at the end, the buckets that matched anywhere.  No stop, no branch but the loop's.  A text with neither U+0130
 ** nor U+03A3 (as every set search has) lowers to ASCII only from ASCII, so
 ** a match of the bytes is a match in text.lower().
 **
