@@ -996,6 +996,12 @@ static unsigned exact_needles(const char *text, const ifs_span *span, size_t k, 
   return n;
 }
 
+/* Bucket bit of e allows the ASCII byte c at needle byte at. */
+static void exact_allow(exact_part *e, size_t at, unsigned c, unsigned char bit) {
+  e->lo[at][c & 15] |= bit;
+  e->hi[at][c >> 4] |= bit;
+}
+
 /* The exact pass's tables for the needles of pick[0 .. n), each in its
 ** bucket (how[]). */
 static void fill_exact(exact_part *e, const char *text, const ifs_span *span,
@@ -1013,13 +1019,13 @@ static void fill_exact(exact_part *e, const char *text, const ifs_span *span,
     if (how[e->n] & FITS_MAYBE) e->maybe |= bit;
     for (size_t at = 0; at < EXACT_BYTES; at++) {
       if (at >= len) {   /* past its end: any byte */
-        for (size_t v = 0; v < 16; v++) e->lo[at][v] |= bit, e->hi[at][v] |= bit;
+        for (unsigned c = 0; c < 128; c++) exact_allow(e, at, c, bit);
         continue;
       }
       uint32_t src[3];
       size_t ns = ifs_lower_preimages(low[at], src);
       for (size_t i = 0; i < ns; i++)
-        if (src[i] < 0x80) e->lo[at][src[i] & 15] |= bit, e->hi[at][src[i] >> 4] |= bit;
+        if (src[i] < 0x80) exact_allow(e, at, src[i], bit);
     }
   }
 }
@@ -1440,19 +1446,23 @@ AVX512_TARGET static size_t narrow_block_avx512(const tables *t, const tables *e
 ** nibble tables: it runs only at steps with candidates. */
 #define VBMI_INLINE VBMI_TARGET static inline __attribute__((always_inline))
 
+/* The low and the high nibble of bytes 0-63, which index nibble tables to
+** make byte tables (those of bytes 64-127: the same low nibbles, the high
+** ones + 4). */
+static const unsigned char low_nibble[64] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5,
+    6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+    12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+static const unsigned char high_nibble[64] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3};
+
 /* The groups of eight buckets in mask (bit 0: buckets 0-7, bit 1: 8-15)
 ** of byte tables bt, from nibble tables t: entry i of a prefix byte is
 ** lo[i & 15] & (hi[i >> 4] | hi[(i >> 4) | 8]), the high nibbles of i and
 ** of i | 0x80 merged first, in one 16-byte lane. */
 AVX512_TARGET static void fill_byte_tables(const tables *t, byte_tables *bt, unsigned mask) {
-  static const unsigned char low_nibble[64] = {
-      0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5,
-      6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
-      12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
-  static const unsigned char high_nibble[64] = {
-      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1,
-      1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-      2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3};
   const __m512i lo_idx = _mm512_loadu_si512((const void *)low_nibble);
   const __m512i hi_idx[2] = {_mm512_loadu_si512((const void *)high_nibble),
                              _mm512_add_epi8(_mm512_loadu_si512((const void *)high_nibble),
@@ -1605,12 +1615,6 @@ VBMI_TARGET static __attribute__((noinline, cold)) unsigned exact_first(__m512i 
   const __m512i t##o##a = exact_table(e, o, low, high_a),               \
                 t##o##b = exact_table(e, o, low, high_b)
 
-/* Byte values 0-63, whose nibbles index the nibble tables. */
-static const unsigned char first_64[64] = {
-    0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
-    22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43,
-    44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63};
-
 /* Half of the byte table of needle byte o, the buckets allowing each byte
 ** whose low nibble is in low and high nibble in high (bytes 0-63, or
 ** 64-127), made from e's nibble tables. */
@@ -1624,9 +1628,8 @@ VBMI_INLINE __m512i exact_table(const exact_part *e, int o, __m512i low, __m512i
 ** none. */
 VBMI_INLINE unsigned exact_loops(const exact_part *e, const unsigned char *h, size_t n,
                                  int ascii, uint32_t *first, int watching) {
-  const __m512i bytes = _mm512_loadu_si512((const void *)first_64), nib = _mm512_set1_epi8(15);
-  const __m512i low = _mm512_and_si512(bytes, nib),   /* (bytes 64-127: the same low nibbles) */
-                high_a = _mm512_and_si512(_mm512_srli_epi16(bytes, 4), nib),
+  const __m512i low = _mm512_loadu_si512((const void *)low_nibble),
+                high_a = _mm512_loadu_si512((const void *)high_nibble),
                 high_b = _mm512_add_epi8(high_a, _mm512_set1_epi8(4));
   EXACT_TABLES(0); EXACT_TABLES(1); EXACT_TABLES(2); EXACT_TABLES(3);
   EXACT_TABLES(4); EXACT_TABLES(5); EXACT_TABLES(6); EXACT_TABLES(7);
