@@ -213,9 +213,10 @@ struct ifs_needle_set {
 ** positions at a time (one vpermi2b each, a byte not ASCII read as DEL,
 ** which no needle holds, and the bytes past the text as NUL, which none
 ** holds either), ANDs them, and ORs every step's result into one register:
-** at the end, the buckets that matched anywhere.  No stop, no branch but the loop's.  A text with neither U+0130
-** nor U+03A3 (as every set search has) lowers to ASCII only from ASCII, so
-** a match of the bytes is a match in text.lower().
+** at the end, the buckets that matched anywhere.  No stop, and no branch
+** but the loop's and a verified bucket's first match's (below).  A text
+** with neither U+0130 nor U+03A3 (as every set search has) lowers to ASCII
+** only from ASCII, so a match of the bytes is a match in text.lower().
 **
 ** It costs about as much as the filter's pass with nothing found, so it
 ** takes only needles the caller expects found (a must_include list's: the
