@@ -16,6 +16,13 @@
 ** takes the place of one of them, at random), so that lists alike in their
 ** first bytes, or made to collide, cannot make a look-up compare more.
 **
+** Asking ahead: a table of texts seen once, read again in its order,
+** finds each case's own words once a run, cold, in the same order each
+** run.  Each list found cold links to the list found cold after it; its
+** next find asks for that list's entry and block, which the next row
+** reads, a row ahead (follow_cold).  A link names its list by its slot and
+** its block's address, valid while no list is dropped.
+**
 ** Keeping: an offer of a short list only records its hash (ifs_seen) the
 ** first time; a long list, or one seen before, takes a free entry.  When
 ** there is none, or the cache's bytes (IFS_LIST_CACHE_BYTES) need it,
@@ -36,6 +43,16 @@
 #define FIRST_ENTRIES 16
 #define NONE UINT32_MAX
 
+/* What asking for a list's lines takes, without reading its entry (cold
+** too): its entry and its block (JSON, needles, their text); valid while
+** the cache has dropped no list since (drops).  (Its set is asked for at
+** its find, with time to come in before the search.) */
+typedef struct cold_link {
+  const char *block;       /* NULL: none */
+  uint32_t slot, block_bytes;
+  uint64_t drops;
+} cold_link;
+
 typedef struct entry {
   uint64_t last;           /* when it was last found or kept (0: empty) */
   uint64_t kept;           /* when it was kept: no two entries ever share it */
@@ -47,6 +64,7 @@ typedef struct entry {
   size_t bytes;            /* its block and its set */
   uint32_t hash;           /* of its JSON's first KEY_BYTES bytes */
   uint32_t next;           /* the next entry of its chain, or of the free ones */
+  cold_link after;         /* the list found cold after it, the last time */
 } entry;
 
 /* Short lists' first offers remembered (ifs_seen): twice as many as
@@ -64,6 +82,8 @@ struct ifs_list_cache {
   uint64_t rng;            /* picks the entries that go (xorshift) */
   size_t bytes;            /* of all entries */
   size_t bound;            /* IFS_LIST_CACHE_BYTES (a test may set less) */
+  uint32_t last_cold;      /* the list found cold last (NONE: none yet) */
+  uint64_t drops;          /* lists dropped so far (cold_link) */
   ifs_seen seen;
 };
 
@@ -71,7 +91,7 @@ ifs_list_cache *ifs_list_cache_new(void) {
   ifs_list_cache *c = ifs_malloc(sizeof *c);
   if (!c) return NULL;
   memset(c, 0, sizeof *c);
-  c->free = NONE;
+  c->free = c->last_cold = NONE;
   c->rng = 0x9E3779B97F4A7C15u;
   c->bound = IFS_LIST_CACHE_BYTES;
   ifs_seen_init(&c->seen, SEEN_SETS, SEEN_WAYS);
@@ -105,6 +125,7 @@ static void entry_clear(ifs_list_cache *c, uint32_t i) {
   *p = e->next;
   c->bytes -= e->bytes;
   c->n--;
+  c->drops++;
   ifs_needle_set_free(e->set);
   ifs_free(e->json);
   memset(e, 0, sizeof *e);
@@ -130,9 +151,30 @@ void ifs_list_cache_free(ifs_list_cache *c) {
 ** a run of its table) is read cold. */
 #define RECENT_FINDS 8
 
-/* At most this many bytes of a list's needles' text are asked for at once
-** (past that the CPU's own prefetching keeps up). */
-#define PREFETCH_TEXT_MAX 4096
+/* At most this many bytes of a list's block or needles' text are asked
+** for at once (past that the CPU's own prefetching keeps up). */
+#define PREFETCH_MAX 4096
+
+/* A list found cold, entry i: it follows the list found cold before in
+** that one's link, and the list that followed it the last time, named by
+** its own link, is asked for, a row ahead of its find.  Texts seen once of
+** a table read again in its order (each case's own words in each case's
+** constraints) then find each case's list in cache. */
+static void follow_cold(ifs_list_cache *c, uint32_t i) {
+  entry *e = &c->e[i];
+  if (c->last_cold < c->used && c->last_cold != i && c->e[c->last_cold].last) {
+    cold_link *to = &c->e[c->last_cold].after;
+    to->block = e->json;
+    to->block_bytes = (uint32_t)(e->list.text + e->list.tn - e->json);
+    to->slot = i;
+    to->drops = c->drops;
+  }
+  c->last_cold = i;
+  const cold_link *x = &e->after;
+  if (!x->block || x->drops != c->drops) return;
+  ifs_prefetch(&c->e[x->slot], sizeof(entry));
+  ifs_prefetch(x->block, x->block_bytes < PREFETCH_MAX ? x->block_bytes : PREFETCH_MAX);
+}
 
 size_t ifs_list_cache_find(ifs_list_cache *c, const char *s, size_t n, ifs_list *list) {
   uint32_t i = lookup(c, s, n, 0);
@@ -142,7 +184,8 @@ size_t ifs_list_cache_find(ifs_list_cache *c, const char *s, size_t n, ifs_list 
     /* its set and text, which the row's search reads after the compile,
     ** come in meanwhile */
     if (e->set) ifs_needle_set_prefetch(e->set);
-    ifs_prefetch(e->list.text, e->list.tn < PREFETCH_TEXT_MAX ? e->list.tn : PREFETCH_TEXT_MAX);
+    ifs_prefetch(e->list.text, e->list.tn < PREFETCH_MAX ? e->list.tn : PREFETCH_MAX);
+    follow_cold(c, i);
   }
   e->last = ++c->clock;
   *list = e->list;
@@ -365,5 +408,10 @@ size_t ifs_test_list_cache_bytes(const ifs_list_cache *c, size_t *kept) {
     sum += block_bytes(e->jn, &e->list) + (e->set ? ifs_needle_set_bytes(e->set) : 0);
   }
   return sum == c->bytes && *kept == c->n ? sum : (size_t)-1;
+}
+
+size_t ifs_test_list_cache_after(const ifs_list_cache *c, size_t slot) {
+  const cold_link *x = &c->e[slot].after;
+  return x->block && x->drops == c->drops ? x->slot : (size_t)-1;
 }
 #endif

@@ -95,6 +95,11 @@ void ifs_test_list_cache_bound(ifs_list_cache *c, size_t bytes);
 /* Test hook: the bytes the cache counts for its entries, and how many it
 ** holds (*kept); (size_t)-1 when the count is not their sum. */
 size_t ifs_test_list_cache_bytes(const ifs_list_cache *c, size_t *kept);
+
+/* Test hook: the entry of the list found cold after the list of entry
+** `slot` was, the last time, while the cache has dropped no list since;
+** (size_t)-1 when there is none. */
+size_t ifs_test_list_cache_after(const ifs_list_cache *c, size_t slot);
 #endif
 
 #endif

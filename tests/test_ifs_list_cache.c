@@ -9,7 +9,8 @@
 ** back in turn, more than fit, are mostly kept; a list past the bound is not kept, nor a list kept already again; a
 ** list found is named by its entry and when it was kept, by which its JSON
 ** is had for as long as the cache holds it, and counts its finds, and says
-** whether its text holds byte CC or CF; the
+** whether its text holds byte CC or CF; a list found cold names the list
+** found cold after it, until a list is dropped; the
 ** cache keeps within its bytes, never dropping a list its caller holds; out
 ** of memory keeps nothing and loses nothing.
 */
@@ -268,6 +269,59 @@ START_TEST(lists_in_turn_mostly_kept) {
 }
 END_TEST
 
+/* A list found cold (not among the latest finds: a case's own words, back
+** once a run of the table) links the list found cold before it to itself,
+** so that its next find asks for it a row ahead; a list found on every
+** row (a refusal list) is cold at its first find only, and no link leads
+** to it; a list dropped leaves no link standing. */
+START_TEST(a_list_found_cold_follows_the_one_before) {
+  ifs_list_cache *c = ifs_list_cache_new();
+  static made own[20], refusal;
+  make(&refusal, "refusal", IFS_LIST_CACHE_EAGER);
+  offer(c, &refusal);
+  size_t slot[20];
+  for (int i = 0; i < 20; i++) {
+    make_other(&own[i], i);
+    offer(c, &own[i]);
+  }
+  for (int i = 0; i < 20; i++) {   /* each row: the refusal list, a case's own */
+    ck_assert(finds(c, &refusal, ""));
+    ifs_list got;
+    ck_assert_uint_eq(ifs_list_cache_find(c, own[i].json, own[i].jn, &got), own[i].jn);
+    slot[i] = got.slot;
+  }
+  ifs_list got;
+  ck_assert_uint_eq(ifs_list_cache_find(c, refusal.json, refusal.jn, &got), refusal.jn);
+  ck_assert_uint_eq(ifs_test_list_cache_after(c, got.slot), slot[0]);
+  for (int i = 0; i + 1 < 20; i++)
+    ck_assert_uint_eq(ifs_test_list_cache_after(c, slot[i]), slot[i + 1]);
+  ck_assert_uint_eq(ifs_test_list_cache_after(c, slot[19]), (size_t)-1);
+  for (int i = 0; i < 20; i++)   /* the cases' lists no longer among the latest */
+    ck_assert(finds(c, &refusal, ""));
+  for (int i = 19; i >= 10; i--)   /* the order changes: so do the links */
+    ck_assert(finds(c, &own[i], ""));
+  ck_assert_uint_eq(ifs_test_list_cache_after(c, slot[19]), slot[18]);
+  ck_assert_uint_eq(ifs_test_list_cache_after(c, slot[11]), slot[10]);
+  ck_assert_uint_eq(ifs_test_list_cache_after(c, slot[12]), slot[11]);
+  ck_assert_uint_eq(ifs_test_list_cache_after(c, slot[3]), slot[4]);
+  /* a list found again soon is not cold: the next cold one follows the
+  ** last found cold */
+  ck_assert(finds(c, &own[12], ""));
+  ck_assert(finds(c, &own[5], ""));
+  ck_assert_uint_eq(ifs_test_list_cache_after(c, slot[10]), slot[5]);
+  ck_assert_uint_eq(ifs_test_list_cache_after(c, slot[12]), slot[11]);
+  size_t kept, bytes = counted(c, &kept);
+  ifs_test_list_cache_bound(c, bytes);   /* the next list kept drops one */
+  made more;
+  make_other(&more, 99);
+  offer(c, &more);
+  ck_assert_uint_eq(counted(c, &kept), bytes);
+  for (int i = 0; i < 20; i++)
+    ck_assert_uint_eq(ifs_test_list_cache_after(c, slot[i]), (size_t)-1);
+  ifs_list_cache_free(c);
+}
+END_TEST
+
 /* A list found says whether its text holds byte CC or CF (a needle there
 ** may meet a context lowercase), from that byte anywhere in its text. */
 START_TEST(a_list_found_says_if_it_may_meet_context) {
@@ -410,6 +464,7 @@ static Suite *list_cache_suite(void) {
   tcase_add_test(tc, a_list_is_named_while_held);
   tcase_add_test(tc, thousands_of_lists_kept);
   tcase_add_test(tc, lists_in_turn_mostly_kept);
+  tcase_add_test(tc, a_list_found_cold_follows_the_one_before);
   tcase_add_test(tc, a_list_found_says_if_it_may_meet_context);
   tcase_add_test(tc, too_big_or_empty_not_kept);
   tcase_add_test(tc, bytes_bounded);
