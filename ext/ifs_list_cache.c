@@ -155,6 +155,17 @@ void ifs_list_cache_free(ifs_list_cache *c) {
 ** for at once (past that the CPU's own prefetching keeps up). */
 #define PREFETCH_MAX 4096
 
+/* The bytes of a copy of the JSON text and the list in one block: JSON,
+** needles (aligned), text. */
+static size_t block_bytes(size_t jn, const ifs_list *list) {
+  return ((jn + 3) & ~(size_t)3) + list->k * sizeof(ifs_list_needle) + list->tn + 1;
+}
+
+/* Whether link x names a list still (the cache has dropped none since). */
+static int link_holds(const ifs_list_cache *c, const cold_link *x) {
+  return x->block && x->drops == c->drops;
+}
+
 /* A list found cold, entry i: it follows the list found cold before in
 ** that one's link, and the list that followed it the last time, named by
 ** its own link, is asked for, a row ahead of its find.  Texts seen once of
@@ -165,13 +176,13 @@ static void follow_cold(ifs_list_cache *c, uint32_t i) {
   if (c->last_cold < c->used && c->last_cold != i && c->e[c->last_cold].last) {
     cold_link *to = &c->e[c->last_cold].after;
     to->block = e->json;
-    to->block_bytes = (uint32_t)(e->list.text + e->list.tn - e->json);
+    to->block_bytes = (uint32_t)block_bytes(e->jn, &e->list);
     to->slot = i;
     to->drops = c->drops;
   }
   c->last_cold = i;
   const cold_link *x = &e->after;
-  if (!x->block || x->drops != c->drops) return;
+  if (!link_holds(c, x)) return;
   ifs_prefetch(&c->e[x->slot], sizeof(entry));
   ifs_prefetch(x->block, x->block_bytes < PREFETCH_MAX ? x->block_bytes : PREFETCH_MAX);
 }
@@ -332,12 +343,8 @@ static uint32_t crowded(ifs_list_cache *c, uint32_t h, const ifs_list *held, siz
   return on[ifs_xorshift64(&c->rng) % free_to_go];
 }
 
-/* The bytes of a copy of the JSON text and the list in one block: JSON,
-** needles (aligned), text. */
-static size_t block_bytes(size_t jn, const ifs_list *list) {
-  return ((jn + 3) & ~(size_t)3) + list->k * sizeof(ifs_list_needle) + list->tn + 1;
-}
-
+/* json[0..jn) and the list copied into one block (block_bytes()), and
+** *copy, the list as it is there. */
 static char *copy_block(const char *json, size_t jn, const ifs_list *list, ifs_list *copy) {
   size_t needles_at = (jn + 3) & ~(size_t)3;
   size_t text_at = needles_at + list->k * sizeof(ifs_list_needle);
@@ -412,6 +419,6 @@ size_t ifs_test_list_cache_bytes(const ifs_list_cache *c, size_t *kept) {
 
 size_t ifs_test_list_cache_after(const ifs_list_cache *c, size_t slot) {
   const cold_link *x = &c->e[slot].after;
-  return x->block && x->drops == c->drops ? x->slot : (size_t)-1;
+  return link_holds(c, x) ? x->slot : (size_t)-1;
 }
 #endif
