@@ -21,7 +21,9 @@
 ** run.  Each list found cold links to the list found cold after it; its
 ** next find asks for that list's entry and block, which the next row
 ** reads, a row ahead (follow_cold).  A link names its list by its slot and
-** its block's address, valid while no list is dropped.
+** its block's address; a list is named by one link at most, and knows
+** which (named_by), so that a list dropped takes the links to it and from
+** it along, and every link names a list the cache holds.
 **
 ** Keeping: an offer of a short list only records its hash (ifs_seen) the
 ** first time; a long list, or one seen before, takes a free entry.  When
@@ -44,13 +46,11 @@
 #define NONE UINT32_MAX
 
 /* What asking for a list's lines takes, without reading its entry (cold
-** too): its entry and its block (JSON, needles, their text); valid while
-** the cache has dropped no list since (drops).  (Its set is asked for at
-** its find, with time to come in before the search.) */
+** too): its entry and its block (JSON, needles, their text).  (Its set is
+** asked for at its find, with time to come in before the search.) */
 typedef struct cold_link {
   const char *block;       /* NULL: none */
   uint32_t slot, block_bytes;
-  uint64_t drops;
 } cold_link;
 
 typedef struct entry {
@@ -65,6 +65,7 @@ typedef struct entry {
   uint32_t hash;           /* of its JSON's first KEY_BYTES bytes */
   uint32_t next;           /* the next entry of its chain, or of the free ones */
   cold_link after;         /* the list found cold after it, the last time */
+  uint32_t named_by;       /* the entry whose link names it (NONE: none) */
 } entry;
 
 /* Short lists' first offers remembered (ifs_seen): twice as many as
@@ -83,7 +84,6 @@ struct ifs_list_cache {
   size_t bytes;            /* of all entries */
   size_t bound;            /* IFS_LIST_CACHE_BYTES (a test may set less) */
   uint32_t last_cold;      /* the list found cold last (NONE: none yet) */
-  uint64_t drops;          /* lists dropped so far (cold_link) */
   ifs_seen seen;
 };
 
@@ -117,7 +117,17 @@ static uint32_t lookup(const ifs_list_cache *c, const char *s, size_t n, int who
   return NONE;
 }
 
-/* Empties entry i (holding a list) and frees it for the next list. */
+/* Entry i's link, if any, undone: it names no list, and no list is named
+** by it. */
+static void unlink_after(ifs_list_cache *c, uint32_t i) {
+  cold_link *x = &c->e[i].after;
+  if (!x->block) return;
+  c->e[x->slot].named_by = NONE;
+  x->block = NULL;
+}
+
+/* Empties entry i (holding a list) and frees it for the next list, and
+** the links to it and from it with it. */
 static void entry_clear(ifs_list_cache *c, uint32_t i) {
   entry *e = &c->e[i];
   uint32_t *p = chain_head(c, e->hash);
@@ -125,7 +135,8 @@ static void entry_clear(ifs_list_cache *c, uint32_t i) {
   *p = e->next;
   c->bytes -= e->bytes;
   c->n--;
-  c->drops++;
+  unlink_after(c, i);
+  if (e->named_by != NONE) unlink_after(c, e->named_by);
   ifs_needle_set_free(e->set);
   ifs_free(e->json);
   memset(e, 0, sizeof *e);
@@ -161,9 +172,17 @@ static size_t block_bytes(size_t jn, const ifs_list *list) {
   return ((jn + 3) & ~(size_t)3) + list->k * sizeof(ifs_list_needle) + list->tn + 1;
 }
 
-/* Whether link x names a list still (the cache has dropped none since). */
-static int link_holds(const ifs_list_cache *c, const cold_link *x) {
-  return x->block && x->drops == c->drops;
+/* Entry from's link made to name entry to (both holding lists), and only
+** it; whatever link named `to` before forgets it. */
+static void link_to(ifs_list_cache *c, uint32_t from, uint32_t to) {
+  entry *f = &c->e[from], *t = &c->e[to];
+  if (f->after.block && f->after.slot == to) return;   /* as the last time */
+  unlink_after(c, from);
+  if (t->named_by != NONE) unlink_after(c, t->named_by);
+  f->after.block = t->json;
+  f->after.block_bytes = (uint32_t)block_bytes(t->jn, &t->list);
+  f->after.slot = to;
+  t->named_by = from;
 }
 
 /* A list found cold, entry i: it follows the list found cold before in
@@ -173,16 +192,11 @@ static int link_holds(const ifs_list_cache *c, const cold_link *x) {
 ** constraints) then find each case's list in cache. */
 static void follow_cold(ifs_list_cache *c, uint32_t i) {
   entry *e = &c->e[i];
-  if (c->last_cold < c->used && c->last_cold != i && c->e[c->last_cold].last) {
-    cold_link *to = &c->e[c->last_cold].after;
-    to->block = e->json;
-    to->block_bytes = (uint32_t)block_bytes(e->jn, &e->list);
-    to->slot = i;
-    to->drops = c->drops;
-  }
+  if (c->last_cold < c->used && c->last_cold != i && c->e[c->last_cold].last)
+    link_to(c, c->last_cold, i);
   c->last_cold = i;
   const cold_link *x = &e->after;
-  if (!link_holds(c, x)) return;
+  if (!x->block) return;
   ifs_prefetch(&c->e[x->slot], sizeof(entry));
   ifs_prefetch(x->block, x->block_bytes < PREFETCH_MAX ? x->block_bytes : PREFETCH_MAX);
 }
@@ -393,6 +407,7 @@ ifs_status ifs_list_cache_offer(ifs_list_cache *c, const char *json, size_t jn,
   e->list = copy;
   e->bytes = bytes;
   e->hash = h;
+  e->named_by = NONE;
   uint32_t *head = chain_head(c, e->hash);
   e->next = *head;
   *head = slot;
@@ -405,6 +420,23 @@ ifs_status ifs_list_cache_offer(ifs_list_cache *c, const char *json, size_t jn,
 #ifdef IFS_TESTING
 void ifs_test_list_cache_bound(ifs_list_cache *c, size_t bytes) { c->bound = bytes; }
 
+/* Whether entry i's links are as the top of the file says: its link names
+** a list held, named by it, with its block; the link that names it, if
+** any, is that entry's. */
+static int links_hold(const ifs_list_cache *c, size_t i) {
+  const entry *e = &c->e[i];
+  const cold_link *x = &e->after;
+  if (x->block) {
+    const entry *t = &c->e[x->slot];
+    if (!t->last || t->named_by != i || x->block != t->json ||
+        x->block_bytes != block_bytes(t->jn, &t->list))
+      return 0;
+  }
+  return e->named_by == NONE ||
+         (c->e[e->named_by].last && c->e[e->named_by].after.block &&
+          c->e[e->named_by].after.slot == i);
+}
+
 size_t ifs_test_list_cache_bytes(const ifs_list_cache *c, size_t *kept) {
   size_t sum = 0;
   *kept = 0;
@@ -413,12 +445,13 @@ size_t ifs_test_list_cache_bytes(const ifs_list_cache *c, size_t *kept) {
     if (!e->last) continue;
     ++*kept;
     sum += block_bytes(e->jn, &e->list) + (e->set ? ifs_needle_set_bytes(e->set) : 0);
+    if (!links_hold(c, i)) return (size_t)-1;
   }
   return sum == c->bytes && *kept == c->n ? sum : (size_t)-1;
 }
 
 size_t ifs_test_list_cache_after(const ifs_list_cache *c, size_t slot) {
   const cold_link *x = &c->e[slot].after;
-  return link_holds(c, x) ? x->slot : (size_t)-1;
+  return x->block ? x->slot : (size_t)-1;
 }
 #endif

@@ -93,12 +93,13 @@ ifs_status ifs_list_cache_offer(ifs_list_cache *c, const char *json, size_t jn,
 void ifs_test_list_cache_bound(ifs_list_cache *c, size_t bytes);
 
 /* Test hook: the bytes the cache counts for its entries, and how many it
-** holds (*kept); (size_t)-1 when the count is not their sum. */
+** holds (*kept); (size_t)-1 when the count is not their sum, or a link
+** names a list not held or not named by it. */
 size_t ifs_test_list_cache_bytes(const ifs_list_cache *c, size_t *kept);
 
 /* Test hook: the entry of the list found cold after the list of entry
-** `slot` was, the last time, while the cache has dropped no list since;
-** (size_t)-1 when there is none. */
+** `slot` was, the last time, while both are held; (size_t)-1 when there is
+** none. */
 size_t ifs_test_list_cache_after(const ifs_list_cache *c, size_t slot);
 #endif
 

@@ -10,7 +10,7 @@
 ** list found is named by its entry and when it was kept, by which its JSON
 ** is had for as long as the cache holds it, and counts its finds, and says
 ** whether its text holds byte CC or CF; a list found cold names the list
-** found cold after it, until a list is dropped; the
+** found cold after it, while both are held; the
 ** cache keeps within its bytes, never dropping a list its caller holds; out
 ** of memory keeps nothing and loses nothing.
 */
@@ -273,13 +273,15 @@ END_TEST
 ** once a run of the table) links the list found cold before it to itself,
 ** so that its next find asks for it a row ahead; a list found on every
 ** row (a refusal list) is cold at its first find only, and no link leads
-** to it; a list dropped leaves no link standing. */
+** to it; a list dropped takes the links to it and from it along, and no
+** other. */
 START_TEST(a_list_found_cold_follows_the_one_before) {
   ifs_list_cache *c = ifs_list_cache_new();
   static made own[20], refusal;
   make(&refusal, "refusal", IFS_LIST_CACHE_EAGER);
   offer(c, &refusal);
-  size_t slot[20];
+  size_t slot[21];   /* the cases' lists and, last, the refusal list */
+  uint64_t kept_at[21];
   for (int i = 0; i < 20; i++) {
     make_other(&own[i], i);
     offer(c, &own[i]);
@@ -289,10 +291,13 @@ START_TEST(a_list_found_cold_follows_the_one_before) {
     ifs_list got;
     ck_assert_uint_eq(ifs_list_cache_find(c, own[i].json, own[i].jn, &got), own[i].jn);
     slot[i] = got.slot;
+    kept_at[i] = got.kept;
   }
   ifs_list got;
   ck_assert_uint_eq(ifs_list_cache_find(c, refusal.json, refusal.jn, &got), refusal.jn);
-  ck_assert_uint_eq(ifs_test_list_cache_after(c, got.slot), slot[0]);
+  slot[20] = got.slot;
+  kept_at[20] = got.kept;
+  ck_assert_uint_eq(ifs_test_list_cache_after(c, slot[20]), slot[0]);
   for (int i = 0; i + 1 < 20; i++)
     ck_assert_uint_eq(ifs_test_list_cache_after(c, slot[i]), slot[i + 1]);
   ck_assert_uint_eq(ifs_test_list_cache_after(c, slot[19]), (size_t)-1);
@@ -310,14 +315,27 @@ START_TEST(a_list_found_cold_follows_the_one_before) {
   ck_assert(finds(c, &own[5], ""));
   ck_assert_uint_eq(ifs_test_list_cache_after(c, slot[10]), slot[5]);
   ck_assert_uint_eq(ifs_test_list_cache_after(c, slot[12]), slot[11]);
+  /* a list dropped: only the links to it and from it go */
+  ck_assert(finds(c, &refusal, ""));
+  size_t before[21];
+  for (int i = 0; i < 21; i++) before[i] = ifs_test_list_cache_after(c, slot[i]);
   size_t kept, bytes = counted(c, &kept);
   ifs_test_list_cache_bound(c, bytes);   /* the next list kept drops one */
   made more;
   make_other(&more, 99);
   offer(c, &more);
-  ck_assert_uint_eq(counted(c, &kept), bytes);
-  for (int i = 0; i < 20; i++)
-    ck_assert_uint_eq(ifs_test_list_cache_after(c, slot[i]), (size_t)-1);
+  ck_assert_uint_eq(counted(c, &kept), bytes);   /* and the links hold */
+  int dropped = -1, links = 0;
+  for (int i = 0; i < 21; i++)
+    if (!ifs_list_cache_json(c, slot[i], kept_at[i])) dropped = i;
+  ck_assert_int_ge(dropped, 0);
+  ck_assert_int_lt(dropped, 20);   /* not the refusal list, just found */
+  for (int i = 0; i < 21; i++) {
+    size_t want = i == dropped || before[i] == slot[dropped] ? (size_t)-1 : before[i];
+    ck_assert_uint_eq(ifs_test_list_cache_after(c, slot[i]), want);
+    links += want != (size_t)-1;
+  }
+  ck_assert_int_ge(links, 16);
   ifs_list_cache_free(c);
 }
 END_TEST
