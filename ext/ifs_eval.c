@@ -8,7 +8,9 @@
 ** a small per-evaluator cache keyed by the text, because eval tables
 ** repeat a few constraint texts over many rows; a list many texts hold (a
 ** refusal list beside each case's own words) is kept once, in the list
-** cache, and their plans share it (plan_list).  The plan is then run on
+** cache, and their plans share it (plan_list); a text whose only checks
+** are such lists, seen for the first time, takes the plan kept for its
+** lists (BY_LISTS_SLOTS) instead of being compiled.  The plan is then run on
 ** each response, lazily: words and chars are counted only when a limit
 ** asks, the response is lowercased only when a needle cannot be searched
 ** for directly.
@@ -43,7 +45,8 @@ typedef struct plan_next {
   const ifs_needle_set *set;
   const char *needles;    /* its set's needles' text (plan.needles_at) */
   uint32_t head_bytes, set_bytes, needles_bytes;
-  uint32_t again;         /* it was the same plan the time before too */
+  uint16_t again;         /* it was the same plan the time before too */
+  uint16_t by_lists;      /* it is a plan kept by its lists (found by them) */
   uint64_t drops;         /* the cache's drops when it was written (next_of) */
 } plan_next;
 
@@ -80,6 +83,7 @@ typedef struct plan {
   unsigned char nlists, nshared;   /* of lists and shared, below */
   unsigned char meets_context;     /* some needle meets a context lowercase */
   unsigned char knows_ends_in_i;   /* ends_in_i holds them (kept, at most 64 needles) */
+  unsigned char by_lists;          /* kept by its lists, not by a text (BY_LISTS_SLOTS) */
   size_t n, nn, kn, tn;   /* checks, needle checks, constraints and text bytes */
   size_t first_needle;    /* the needle checks, in one run: checks[first_needle ..], */
   size_t n_include;       /* must_include's the first n_include of them */
@@ -181,6 +185,27 @@ typedef struct plan_slot {
 #define SEEN_SETS 4096
 #define SEEN_WAYS 4
 
+/* A flat text (ifs_json_scan_flat) whose only checks are lists the list
+** cache holds, its other keys' values plain scalars that no check reads
+** (a case's id, a run's name): eval tables give each row such a text, its
+** case's words and a refusal list, with an id that makes it a text of its
+** own.  Its plan follows from its lists alone, so that a text seen for
+** the first time is not compiled when another text of the same lists
+** was: it finds that plan by the lists' kept (unique to each list the
+** cache ever held), which the plan holds as the lists it shares.
+** BY_LISTS_WAYS plans to a set of slots, the set by the lists (with 4,096
+** slots of one plan a set, or four, the lists of 2,000 cases overfilled
+** sets, whose plans then took turns, compiled again in a row out of eight,
+** or of thirty); a tag of each slot's lists, and its plan, in arrays that
+** stay in cache, so that a look-up asks for the plan's cold lines without
+** waiting on any (the plan's own lists tell it is theirs, read once the
+** response is).  Kept once the lists come back together (the plans' seen
+** record), in place of the plan of the same tag, an empty slot or one
+** picked at random; never over BY_LISTS_BYTES (past them all go). */
+#define BY_LISTS_SLOTS 8192
+#define BY_LISTS_WAYS 8
+#define BY_LISTS_BYTES ((size_t)16 << 20)
+
 struct ifs_evaluator {
   ifs_regex_cache *regex;
   uint64_t evaluation;    /* counts evaluations: results' labels follow theirs */
@@ -222,6 +247,10 @@ struct ifs_evaluator {
   list_copy copies[2];    /* where this compile copied them, and the last one */
   list_copy copies_before[2];
   const char *wcons;      /* which is this */
+  plan **by_lists;        /* plans of flat texts by their lists (BY_LISTS_SLOTS), */
+  uint16_t *lists_tags;   /* each slot's lists' tag (0: empty; in by_lists' block), */
+  size_t by_lists_bytes;  /* their bytes */
+  const char *flat_missed;   /* this row: a list read_flat() did not find */
 #ifdef IFS_TESTING
   size_t lists_copied;
   size_t lists_in_place;
@@ -233,6 +262,7 @@ struct ifs_evaluator {
 };
 
 static void plans_flush(ifs_evaluator *ev);
+static void lists_plans_flush(ifs_evaluator *ev);
 
 /* What one row's evaluation knows about the response. */
 typedef struct row {
@@ -280,6 +310,8 @@ void ifs_evaluator_free(ifs_evaluator *ev) {
   ifs_buf_free(&ev->scratch);
   plans_flush(ev);
   ifs_free(ev->table);
+  lists_plans_flush(ev);
+  ifs_free(ev->by_lists);
   ifs_seen_free(&ev->seen);
   ifs_needle_set_free(ev->work.set);
   ifs_free(ev->wneedles);
@@ -353,15 +385,20 @@ static ifs_status plan_arg(ifs_evaluator *ev, plan_check *c, const ifs_jval *v, 
   return rc;
 }
 
+/* The kind whose key is key[0..len), or -1 for none. */
+static int kind_of_key(const char *key, size_t len) {
+  for (int k = 0; k <= IFS_REGEX; k++)
+    if (kind_names[k].len == len && memcmp(kind_names[k].s, key, len) == 0) return k;
+  return -1;
+}
+
 /* The value of each known key of a constraints object (NULL: absent), in
 ** one pass over its keys. */
 static void known_keys(const ifs_jval *obj, const ifs_jval *vals[IFS_REGEX + 1]) {
   for (int k = 0; k <= IFS_REGEX; k++) vals[k] = NULL;
   for (size_t i = 0; i < obj->count; i++) {
-    const ifs_jval *key = obj->keys[i];
-    for (int k = 0; k <= IFS_REGEX; k++)
-      if (kind_names[k].len == key->len && memcmp(kind_names[k].s, key->str, key->len) == 0)
-        vals[k] = obj->items[i];
+    int k = kind_of_key(obj->keys[i]->str, obj->keys[i]->len);
+    if (k >= 0) vals[k] = obj->items[i];
   }
 }
 
@@ -501,7 +538,7 @@ static ifs_status offer_list(ifs_evaluator *ev, const list_offer *o) {
     nd[i].low_at = (uint32_t)(c->low_at - o->text);
     nd[i].low_len = (uint32_t)c->low_len;
   }
-  ifs_list l = {ev->wtext.p + o->text, o->text_end - o->text, nd, k, 0, 0, 0, 0};
+  ifs_list l = {ev->wtext.p + o->text, o->text_end - o->text, nd, k, 0, 0, 0, 0, 0};
   return ifs_list_cache_offer(ev->compiled, o->json->str, o->json->len, &l, ev->copied, 2);
 }
 
@@ -517,14 +554,49 @@ static ifs_status offer_lists(ifs_evaluator *ev) {
 ** list cache holds at s. */
 static size_t known_list(void *arg, const char *key, size_t key_len, const char *s, size_t n) {
   ifs_evaluator *ev = arg;
-  for (int k = IFS_MUST_INCLUDE; k <= IFS_MUST_EXCLUDE; k++)
-    if (kind_names[k].len == key_len && memcmp(kind_names[k].s, key, key_len) == 0) {
-      int l_ex = k == IFS_MUST_EXCLUDE;
-      size_t len = ifs_list_cache_find(ev->compiled, s, n, &ev->known[l_ex]);
-      ev->known_at[l_ex] = len ? s : NULL;
-      return len;
-    }
-  return 0;
+  int k = kind_of_key(key, key_len);
+  if (k != IFS_MUST_INCLUDE && k != IFS_MUST_EXCLUDE) return 0;
+  if (s == ev->flat_missed) return 0;   /* asked already, and nothing kept since */
+  int l_ex = k == IFS_MUST_EXCLUDE;
+  size_t len = ifs_list_cache_find(ev->compiled, s, n, &ev->known[l_ex]);
+  ev->known_at[l_ex] = len ? s : NULL;
+  return len;
+}
+
+/* A flat text's lists (read_flat()), as the list cache found them. */
+typedef struct flat_text {
+  ifs_evaluator *ev;
+  ifs_list list[2];       /* must_include's, must_exclude's, */
+  int have[2];            /* when the text has it */
+} flat_text;
+
+/* ifs_json_scan_flat()'s member: a list of needles the list cache holds,
+** of valid UTF-8, each kind once; a plain scalar of a key no check reads.
+** Anything else (a limit, a regex, a list not held) makes the text not a
+** flat text's: the full reader reads it. */
+static size_t flat_member(void *arg, const char *key, size_t key_len, const char *s, size_t n) {
+  flat_text *f = arg;
+  int k = kind_of_key(key, key_len);
+  if (k < 0) return 0;
+  int l_ex = k == IFS_MUST_EXCLUDE;
+  if ((k != IFS_MUST_INCLUDE && !l_ex) || f->have[l_ex] || s[0] != '[')
+    return IFS_JSON_NOT_FLAT;
+  size_t len = ifs_list_cache_find(f->ev->compiled, s, n, &f->list[l_ex]);
+  if (!len) f->ev->flat_missed = s;
+  if (!len || !f->list[l_ex].strict) return IFS_JSON_NOT_FLAT;
+  f->have[l_ex] = 1;
+  return len;
+}
+
+/* 1 when constraints text cons (raw bytes) is a flat text whose lists
+** (one at least) the list cache holds, in *f.  Then the text is valid
+** UTF-8 (ASCII but for those lists), its own internal form, and its
+** plan's checks are those lists' (compile_plan() would copy them). */
+static int read_flat(ifs_evaluator *ev, const char *cons, size_t cn, flat_text *f) {
+  f->ev = ev;
+  f->have[0] = f->have[1] = 0;
+  return ev->compiled && ifs_json_scan_flat(cons, cn, flat_member, f) &&
+         (f->have[0] || f->have[1]);
 }
 
 static ifs_status compile_regex(ifs_evaluator *ev, const ifs_jval *v) {
@@ -890,15 +962,14 @@ static void write_key(char *key, const char *cons, size_t cn, const plan_list *s
   memcpy(key, cons + at, cn - at);
 }
 
-/* A copy of ev->work with its key, in one allocation, and its needle sets
-** (kept_sets) or needles' searches. */
-static plan *plan_freeze(ifs_evaluator *ev, const char *cons, size_t cn) {
+/* A copy of ev->work with key cons less its lists shared[0..nshared)
+** (shared_bytes), in one allocation, and its needle sets (kept_sets: the
+** list cache's for the lists of kinds) or needles' searches. */
+static plan *freeze_as(ifs_evaluator *ev, const char *cons, size_t cn, const plan_list *shared,
+                       size_t nshared, unsigned kinds, size_t shared_bytes) {
   plan *w = &ev->work;
   plan sets = *w;   /* the kept plan's sets, until it has its block */
   list_set lists[2];
-  plan_list shared[2];
-  unsigned kinds;
-  size_t shared_bytes, nshared = shared_lists(ev, cons, shared, &kinds, &shared_bytes);
   sets.lists = lists;
   sets.nshared = (unsigned char)nshared;
   if (kept_sets(ev, kinds, &sets)) return NULL;
@@ -918,7 +989,7 @@ static plan *plan_freeze(ifs_evaluator *ev, const char *cons, size_t cn) {
   at += nshared * sizeof *shared;
   pl->lists = (list_set *)(void *)at;
   if (pl->nlists) memcpy(pl->lists, lists, pl->nlists * sizeof *lists);
-  write_key(at + pl->nlists * sizeof *lists, cons, cn, shared, nshared);
+  if (cn) write_key(at + pl->nlists * sizeof *lists, cons, cn, shared, nshared);
   pl->kn = cn;
   pl->checks = (plan_check *)(void *)(block + checks_offset(head_bytes));
   if (w->n) memcpy(pl->checks, w->checks, w->n * sizeof(plan_check));   /* none: NULL */
@@ -935,6 +1006,14 @@ static plan *plan_freeze(ifs_evaluator *ev, const char *cons, size_t cn) {
   if (pl->needles) plan_init_needles(pl);
   plan_ends_in_i(pl);
   return pl;
+}
+
+/* ev->work kept by its text cons: with the lists it shares (shared_lists). */
+static plan *plan_freeze(ifs_evaluator *ev, const char *cons, size_t cn) {
+  plan_list shared[2];
+  unsigned kinds;
+  size_t shared_bytes, nshared = shared_lists(ev, cons, shared, &kinds, &shared_bytes);
+  return freeze_as(ev, cons, cn, shared, nshared, kinds, shared_bytes);
 }
 
 static void plan_free(plan *pl) {
@@ -1046,7 +1125,7 @@ static int shared_plan_is_for(const ifs_evaluator *ev, const plan *pl, const cha
 ** lists it shares). */
 static inline int plan_is_for(const ifs_evaluator *ev, const plan *pl, const char *cons,
                               size_t cn) {
-  if (pl->kn != cn) return 0;
+  if (pl->kn != cn || pl->by_lists) return 0;
   if (pl->nshared) return shared_plan_is_for(ev, pl, cons, cn);
   return memcmp(plan_key(pl), cons, cn) == 0;
 }
@@ -1089,38 +1168,188 @@ static uint64_t plan_hash(const ifs_evaluator *ev, const char *cons, size_t cn) 
   return ifs_hash_bytes(cons, cn);
 }
 
+/* ---- plans kept by their lists (BY_LISTS_SLOTS) ---- */
+
+static uint64_t lists_hash(const flat_text *f) {
+  uint64_t kept[2] = {f->have[0] ? f->list[0].kept : 0, f->have[1] ? f->list[1].kept : 0};
+  return ifs_hash_bytes(kept, sizeof kept) ^ 0x6C69737473u;   /* apart from texts' */
+}
+
+/* The first slot of the set of lists of hash h. */
+static size_t lists_set(uint64_t h) {
+  return (size_t)(h & (BY_LISTS_SLOTS / BY_LISTS_WAYS - 1)) * BY_LISTS_WAYS;
+}
+
+/* The bytes of a plan kept by its lists a row reads first: its header, its
+** lists and sets, its first check. */
+#define LISTS_PLAN_HEAD (sizeof(plan) + 2 * sizeof(plan_list) + 2 * sizeof(list_set) + \
+                         sizeof(plan_check) + 8)
+
+/* The plan kept for flat text f's lists, if any, its first lines asked
+** for; NULL when none is.  It may be another's of the same tag:
+** is_plan_of_lists() tells, once those lines are in. */
+static plan *lists_plan_of(const ifs_evaluator *ev, const flat_text *f) {
+  if (!ev->by_lists) return NULL;
+  uint64_t h = lists_hash(f);
+  uint16_t tag = slot_tag(h);
+  for (size_t i = lists_set(h), end = i + BY_LISTS_WAYS; i < end; i++)
+    if (ev->lists_tags[i] == tag) {
+      ifs_prefetch(ev->by_lists[i], LISTS_PLAN_HEAD);
+      return ev->by_lists[i];
+    }
+  return NULL;
+}
+
+/* 1 when plan pl, kept by its lists, is flat text f's: the same lists, as
+** kept by the list cache (the sets it names are the cache's still). */
+static int is_plan_of_lists(const plan *pl, const flat_text *f) {
+  size_t n = 0;
+  for (int l = 0; l < 2; l++)
+    if (f->have[l] && (n >= pl->nshared || plan_shared(pl)[n++].kept != f->list[l].kept))
+      return 0;
+  return n == pl->nshared;
+}
+
+/* Frees plan pl, kept by its lists: a link may name it (next_of), the
+** last row's plan may be it. */
+static void lists_plan_free(ifs_evaluator *ev, plan *pl) {
+  if (!pl) return;
+  ev->drops++;
+  if (ev->prev == pl) ev->prev = NULL;
+  plan_free(pl);
+}
+
+static void lists_plans_flush(ifs_evaluator *ev) {
+  for (size_t i = 0; ev->by_lists && i < BY_LISTS_SLOTS; i++) {
+    lists_plan_free(ev, ev->by_lists[i]);
+    ev->by_lists[i] = NULL;
+    ev->lists_tags[i] = 0;
+  }
+  ev->by_lists_bytes = 0;
+}
+
+/* The slot for a plan of lists of hash h: the one of its tag, else an
+** empty one, else one picked at random; emptied. */
+static size_t lists_slot_for(ifs_evaluator *ev, uint64_t h) {
+  size_t first = lists_set(h), i, empty = BY_LISTS_SLOTS;
+  uint16_t tag = slot_tag(h);
+  for (i = first; i < first + BY_LISTS_WAYS && ev->lists_tags[i] != tag; i++)
+    if (!ev->lists_tags[i] && empty == BY_LISTS_SLOTS) empty = i;
+  if (i == first + BY_LISTS_WAYS)
+    i = empty < BY_LISTS_SLOTS ? empty
+                               : first + (size_t)(ifs_xorshift64(&ev->rng) % BY_LISTS_WAYS);
+  if (ev->by_lists[i]) {
+    ev->by_lists_bytes -= plan_size(ev->by_lists[i], plan_head_bytes(ev->by_lists[i]));
+    lists_plan_free(ev, ev->by_lists[i]);
+    ev->by_lists[i] = NULL;
+    ev->lists_tags[i] = 0;
+  }
+  return i;
+}
+
+/* Flat text f just compiled into ev->work (seen for the first time): the
+** plan kept for its lists when they came together before (the work plan
+** frozen, sharing them), else the work plan; NULL when out of memory. */
+static plan *keep_by_lists(ifs_evaluator *ev, const flat_text *f) {
+  plan *w = &ev->work;
+  plan_list shared[2];
+  size_t n = 0;
+  unsigned kinds = 0;
+  for (int l = 0; l < 2; l++) {
+    if (f->have[l] != (ev->copied[l].k != 0)) return w;   /* (cannot be) */
+    if (!f->have[l]) continue;
+    if (ev->copied[l].kept != f->list[l].kept) return w;
+    shared[n++] = (plan_list){0, 0, ev->copied[l].slot, ev->copied[l].kept};
+    kinds |= 1u << l;
+  }
+  uint64_t h = lists_hash(f);
+  int before;
+  if (ifs_seen_add(&ev->seen, h, &before)) return NULL;
+  if (!before || plan_size(w, 0) > PLAN_KEEP_BYTES) return w;
+  if (!ev->by_lists) {
+    size_t bytes = BY_LISTS_SLOTS * (sizeof *ev->by_lists + sizeof *ev->lists_tags);
+    ev->by_lists = ifs_malloc(bytes);
+    if (!ev->by_lists) return NULL;
+    memset(ev->by_lists, 0, bytes);
+    ev->lists_tags = (uint16_t *)(void *)(ev->by_lists + BY_LISTS_SLOTS);
+  }
+  plan *pl = freeze_as(ev, "", 0, shared, n, kinds, 0);
+  if (!pl) return NULL;
+  pl->by_lists = 1;
+  size_t bytes = plan_size(pl, plan_head_bytes(pl)), i = lists_slot_for(ev, h);
+  if (ev->by_lists_bytes + bytes > BY_LISTS_BYTES) lists_plans_flush(ev);
+  ev->by_lists[i] = pl;
+  ev->lists_tags[i] = slot_tag(h);
+  ev->by_lists_bytes += bytes;
+  return pl;
+}
+
+/* ---- finding a row's plan -------------------------------------------- */
+
+/* What a row learns of its plan before its response is read (plan_ahead). */
+typedef struct ahead {
+  uint64_t h;             /* the text's hash */
+  int in_table;           /* a kept plan has that hash */
+  int before;             /* else: the text was seen before (the record is made) */
+  int flat;               /* else: a flat text of lists the list cache holds, */
+  flat_text f;            /* these, */
+  plan *by_lists;         /* and the plan kept for them, if any */
+} ahead;
+
 /* The hash of a constraints text; asks for the lines of the kept plan it
 ** leads to (header, key and needle set, all at once), which get_plan()
 ** reads after the response: in a table whose every case has its own
 ** constraints each row's plan is cold, and its lines come in while the
 ** response is read.  The slot holds the set, so that it is asked for
-** without waiting for the header. */
-static uint64_t plan_hash_prefetch(const ifs_evaluator *ev, const char *cons, size_t cn) {
-  uint64_t h = plan_hash(ev, cons, cn);
-  size_t i = ev->table ? slot_of_hash(ev, h, (size_t)h & (PLAN_TABLE - 1)) : PLAN_TABLE;
-  if (i == PLAN_TABLE) return h;
-  prefetch_head_and_key(ev->table[i].pl, cn);
-  if (ev->table[i].set) ifs_needle_set_prefetch(ev->table[i].set);
-  return h;
+** without waiting for the header.  A text seen for the first time is
+** recorded, and read flat when it can be (read_flat): a plan kept for its
+** lists, if any, is asked for instead. */
+static ifs_status plan_ahead(ifs_evaluator *ev, const char *cons, size_t cn, plan *expected,
+                             ahead *a) {
+  a->h = plan_hash(ev, cons, cn);
+  size_t i = ev->table ? slot_of_hash(ev, a->h, (size_t)a->h & (PLAN_TABLE - 1)) : PLAN_TABLE;
+  a->in_table = i != PLAN_TABLE;
+  a->flat = 0;
+  a->by_lists = NULL;
+  ev->flat_missed = NULL;
+  if (a->in_table) {
+    prefetch_head_and_key(ev->table[i].pl, cn);
+    if (ev->table[i].set) ifs_needle_set_prefetch(ev->table[i].set);
+    return IFS_OK;
+  }
+  if (ifs_seen_add(&ev->seen, a->h, &a->before)) return IFS_NOMEM;
+  if (!a->before && read_flat(ev, cons, cn, &a->f)) {
+    a->flat = 1;
+    a->by_lists = expected && is_plan_of_lists(expected, &a->f) ? expected
+                                                                 : lists_plan_of(ev, &a->f);
+  }
+  return IFS_OK;
 }
 
-/* The plan for a constraints text (raw bytes) of hash h, compiled on a
-** miss; NULL when out of memory. */
-static plan *get_plan(ifs_evaluator *ev, const char *cons, size_t cn, uint64_t h) {
-  if (ev->table) {
+/* The plan for a constraints text (raw bytes), as plan_ahead() found it:
+** kept (by its text or its lists), or compiled; NULL when out of memory.
+** A text is kept by its text when it comes back. */
+static plan *get_plan(ifs_evaluator *ev, const char *cons, size_t cn, const ahead *a) {
+  uint64_t h = a->h;
+  if (a->in_table) {
     for (size_t i = slot_of_hash(ev, h, (size_t)h & (PLAN_TABLE - 1)); i < PLAN_TABLE;
          i = slot_of_hash(ev, h, (i + 1) & (PLAN_TABLE - 1))) {
       plan *pl = ev->table[i].pl;
       if (plan_is_for(ev, pl, cons, cn)) return ev->last = pl;
     }
   }
+  if (a->by_lists && is_plan_of_lists(a->by_lists, &a->f)) return a->by_lists;
   const char *in;
   size_t in_n;
+  if (a->flat) {   /* its own internal form */
+    if (compile_plan(ev, cons, cn)) return NULL;
+    return keep_by_lists(ev, &a->f);
+  }
   if (internal_form(cons, cn, &ev->cons_in, &in, &in_n) || compile_plan(ev, in, in_n))
     return NULL;
   if (plan_size(&ev->work, cn) > PLAN_KEEP_BYTES) return &ev->work;
-  int before;
-  if (ifs_seen_add(&ev->seen, h, &before)) return NULL;
+  int before = a->before;
+  if (a->in_table && ifs_seen_add(&ev->seen, h, &before)) return NULL;
   if (!before) return &ev->work;
   plan *pl = plan_freeze(ev, cons, cn);
   if (!pl) return NULL;
@@ -1185,6 +1414,7 @@ static void follow_plan(ifs_evaluator *ev, plan *pl) {
       x->needles = x->set ? pl->text + pl->needles_at : NULL;
       x->needles_bytes = pl->needles_bytes;
       x->again = 0;
+      x->by_lists = pl->by_lists;
       x->drops = ev->drops;
     } else if (!x->again) {   /* written once: the line stays clean */
       x->again = 1;
@@ -1673,14 +1903,21 @@ ifs_status ifs_evaluate_scores(ifs_evaluator *ev, const char *resp, size_t rn,
   /* the response is read before the plan is: a kept plan's lines come in meanwhile */
   plan *pl = plan_if_last(ev, cons, cn);
   const plan_next *expected = pl ? NULL : expected_plan(ev);
-  int hashed = !pl && !expected;
-  uint64_t h = hashed ? plan_hash_prefetch(ev, cons, cn) : 0;
+  plan *expected_lists = NULL;   /* found by its lists, not its text */
+  if (expected && expected->by_lists) {
+    expected_lists = expected->pl;
+    expected = NULL;
+  }
+  ahead a;
+  int looked_ahead = !pl && !expected;
+  if (looked_ahead && plan_ahead(ev, cons, cn, expected_lists, &a)) return IFS_NOMEM;
   row w = {0};
   if (!resp) { resp = ""; rn = 0; }
   if (read_response(ev, &w, resp, rn)) return IFS_NOMEM;
   if (!pl) pl = expected_plan_if(ev, expected, cons, cn);
   expected = NULL;   /* get_plan may drop the plan it is part of */
-  if (!pl) pl = get_plan(ev, cons, cn, hashed ? h : plan_hash(ev, cons, cn));
+  if (!pl && !looked_ahead && plan_ahead(ev, cons, cn, NULL, &a)) return IFS_NOMEM;
+  if (!pl) pl = get_plan(ev, cons, cn, &a);
   if (!pl) return IFS_NOMEM;
   follow_plan(ev, pl);
   r->plan = pl;

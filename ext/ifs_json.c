@@ -10,6 +10,8 @@
 ** array that is a value of the top-level object, whether it knows that
 ** array's text, and takes one it knows as it is, unread.
 ** Nothing recurses, so nesting depth is limited by memory only.
+** Apart from the machine, ifs_json_scan_flat() reads only the simplest
+** objects (a constraints text of lists and an id), without building values.
 */
 #include "ifs_json.h"
 #include "ifs_simd.h"
@@ -637,6 +639,64 @@ ifs_status ifs_json_parse_known(const char *s, size_t n, ifs_arena *a, ifs_json_
   if (rc == IFS_OK) *out = p.vals[0];
   parser_free(&p);
   return rc;
+}
+
+/* ---- flat objects ---- */
+
+static size_t flat_ws(const unsigned char *s, size_t n, size_t i) {
+  while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) i++;
+  return i;
+}
+
+/* The end of a string at s[i] ('"') of printable ASCII without escapes
+** (its value is its bytes), or 0 for any other. */
+static size_t flat_string(const unsigned char *s, size_t n, size_t i) {
+  for (i++; i < n && s[i] >= 0x20 && s[i] < 0x7F && s[i] != '\\'; i++)
+    if (s[i] == '"') return i + 1;
+  return 0;
+}
+
+/* The end of a plain scalar at s[i]: such a string, an integer of at most
+** 18 digits, true, false or null; or 0.  The scan then wants ',', '}' or
+** whitespace, so that 01 (which ends after the 0), 1.5 and 1e5 are not
+** plain. */
+static size_t flat_scalar(const unsigned char *s, size_t n, size_t i) {
+  if (s[i] == '"') return flat_string(s, n, i);
+  size_t at = i + (s[i] == '-'), j = at;
+  if (at < n && s[at] == '0') return at + 1;
+  while (j < n && j - at <= 18 && is_digit(s[j])) j++;
+  if (j > at) return j - at <= 18 ? j : 0;
+  static const char *const words[] = {"true", "false", "null"};
+  for (int w = 0; w < 3; w++) {
+    size_t len = strlen(words[w]);
+    if (n - i >= len && memcmp(s + i, words[w], len) == 0) return i + len;
+  }
+  return 0;
+}
+
+int ifs_json_scan_flat(const char *text, size_t n, ifs_json_member_fn member, void *arg) {
+  const unsigned char *s = (const unsigned char *)text;
+  size_t i = flat_ws(s, n, 0);
+  if (i >= n || s[i] != '{') return 0;
+  i = flat_ws(s, n, i + 1);
+  if (i < n && s[i] == '}') return 0;   /* {}: no member */
+  for (;;) {
+    size_t key_end = i < n && s[i] == '"' ? flat_string(s, n, i) : 0;
+    if (!key_end) return 0;
+    size_t at = flat_ws(s, n, key_end);
+    if (at >= n || s[at] != ':') return 0;
+    at = flat_ws(s, n, at + 1);
+    if (at >= n) return 0;
+    size_t took = member(arg, text + i + 1, key_end - i - 2, text + at, n - at);
+    if (took == IFS_JSON_NOT_FLAT) return 0;
+    size_t end = took ? at + took : flat_scalar(s, n, at);
+    if (!end) return 0;
+    i = flat_ws(s, n, end);
+    if (i >= n) return 0;
+    if (s[i] == '}') return flat_ws(s, n, i + 1) == n;
+    if (s[i] != ',') return 0;
+    i = flat_ws(s, n, i + 1);
+  }
 }
 
 ifs_status ifs_json_valid(const char *s, size_t n) {

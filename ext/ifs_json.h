@@ -55,6 +55,24 @@ typedef size_t (*ifs_json_known_fn)(void *arg, const char *key, size_t key_len,
 ifs_status ifs_json_parse_known(const char *s, size_t n, ifs_arena *a, ifs_json_known_fn known,
                                 void *arg, ifs_jval **out);
 
+/* A flat object's member (ifs_json_scan_flat): key (its bytes: no
+** escapes) and the input from its value on.  Returns the length of the
+** value's text taken as it is (an array the caller knows), 0 for a plain
+** scalar to be read by the scan, or IFS_JSON_NOT_FLAT. */
+typedef size_t (*ifs_json_member_fn)(void *arg, const char *key, size_t key_len,
+                                     const char *s, size_t n);
+#define IFS_JSON_NOT_FLAT ((size_t)-1)
+
+/* 1 when s[0..n) is a flat object: one object, not empty, whose keys are
+** printable ASCII without escapes and whose values are each either taken
+** by member() or a plain scalar (a string of printable ASCII without
+** escapes, an integer of at most 18 digits, true, false, null); then
+** json.loads accepts it, and would give those keys those values.  0 for
+** anything else, valid or not (member() may have been called).  Bytes
+** past ASCII occur only in what member() takes, so that text is valid
+** UTF-8 when those are. */
+int ifs_json_scan_flat(const char *s, size_t n, ifs_json_member_fn member, void *arg);
+
 /* Validates without building values: IFS_OK (valid), IFS_INVALID (json.loads
 ** would raise) or IFS_NOMEM. */
 ifs_status ifs_json_valid(const char *s, size_t n);

@@ -375,6 +375,7 @@ static char *copy_block(const char *json, size_t jn, const ifs_list *list, ifs_l
   copy->slot = 0;   /* (found: its place and when it was kept) */
   copy->kept = copy->finds = 0;
   copy->context = ifs_may_meet_context(list->text, list->tn);
+  copy->strict = ifs_utf8_is_valid(json, jn);
   return b;
 }
 

@@ -31,7 +31,9 @@ typedef struct ifs_list_needle {
 ** for as long as the cache holds it: ifs_list_cache_json); finds, how often
 ** it has been found since (this time included); context, whether its text
 ** holds byte CC or CF (only then may a needle meet a context lowercase),
-** as the cache found when it kept the list. */
+** as the cache found when it kept the list; strict, whether its JSON text is
+** valid UTF-8 as given (ifs_utf8_is_valid: a text holding it and ASCII
+** besides needs no internal form). */
 typedef struct ifs_list {
   const char *text;
   size_t tn;
@@ -39,7 +41,7 @@ typedef struct ifs_list {
   size_t k;
   size_t slot;
   uint64_t kept, finds;
-  int context;
+  int context, strict;
 } ifs_list;
 
 /* Entries of a cache (a table whose cases each have their own words to

@@ -535,14 +535,34 @@ static void refusal_list(ifs_buf *b, char tag) {
   ifs_buf_append_char(b, ']');
 }
 
-/* A constraints text from a pattern: @ is list l, # is number c. */
-static void text_of(ifs_buf *t, const char *pattern, const ifs_buf *l, int c) {
+/* A constraints text from a pattern: @ is list l, $ list l2, # number c. */
+static void text_of2(ifs_buf *t, const char *pattern, const ifs_buf *l, const ifs_buf *l2,
+                     int c) {
   ifs_buf_clear(t);
   for (const char *p = pattern; *p; p++) {
     if (*p == '@') ifs_buf_append(t, l->p, l->len);
+    else if (*p == '$') ifs_buf_append(t, l2->p, l2->len);
     else if (*p == '#') ifs_buf_append_u64(t, (uint64_t)c);
     else ifs_buf_append_char(t, *p);
   }
+}
+
+/* A constraints text from a pattern: @ is list l, # is number c. */
+static void text_of(ifs_buf *t, const char *pattern, const ifs_buf *l, int c) {
+  text_of2(t, pattern, l, NULL, c);
+}
+
+/* Case c's ten words to include, as JSON. */
+static void own_words(ifs_buf *own, int c) {
+  ifs_buf_clear(own);
+  for (int w = 0; w < 10; w++) {
+    ifs_buf_append_str(own, w ? ", \"Case" : "[\"Case");
+    ifs_buf_append_u64(own, (uint64_t)c);
+    ifs_buf_append_str(own, " word ");
+    ifs_buf_append_u64(own, (uint64_t)w);
+    ifs_buf_append_char(own, '"');
+  }
+  ifs_buf_append_char(own, ']');
 }
 
 /* Case c's constraints: its own words with list l, in one of five shapes
@@ -566,25 +586,29 @@ static const char *const share_resps[] = {
   "hello Beta delta 13, strasse None true word11 WORD25 Phrase b12",
 };
 
-/* Evaluates text t on each response with ev and with a new evaluator:
+/* Evaluates text t on response resp with ev and with a new evaluator:
 ** the same score and reason. */
-static void same_as_fresh(ifs_evaluator *ev, const ifs_buf *t) {
+static void one_row_as_fresh(ifs_evaluator *ev, const ifs_buf *t, const char *resp) {
   ifs_result r, fresh;
   ifs_result_init(&r);
   ifs_result_init(&fresh);
-  for (size_t i = 0; i < sizeof share_resps / sizeof *share_resps; i++) {
-    const char *resp = share_resps[i];
-    ifs_evaluator *once = ifs_evaluator_new();
-    ck_assert_int_eq(ifs_evaluate(once, resp, strlen(resp), t->p, t->len, &fresh), IFS_OK);
-    ifs_evaluator_free(once);
-    ck_assert_int_eq(ifs_evaluate(ev, resp, strlen(resp), t->p, t->len, &r), IFS_OK);
-    ck_assert_msg(r.score == fresh.score && r.reason.len == fresh.reason.len &&
-                      memcmp(r.reason.p, fresh.reason.p, r.reason.len) == 0,
-                  "%.*s on response %zu: %.*s", (int)t->len, t->p, i, (int)r.reason.len,
-                  r.reason.p);
-  }
+  ifs_evaluator *once = ifs_evaluator_new();
+  ck_assert_int_eq(ifs_evaluate(once, resp, strlen(resp), t->p, t->len, &fresh), IFS_OK);
+  ifs_evaluator_free(once);
+  ck_assert_int_eq(ifs_evaluate(ev, resp, strlen(resp), t->p, t->len, &r), IFS_OK);
+  ck_assert_msg(r.score == fresh.score && r.reason.len == fresh.reason.len &&
+                    memcmp(r.reason.p, fresh.reason.p, r.reason.len) == 0,
+                "%.*s: %.*s, not %.*s", (int)t->len, t->p, (int)r.reason.len, r.reason.p,
+                (int)fresh.reason.len, fresh.reason.p);
   ifs_result_free(&r);
   ifs_result_free(&fresh);
+}
+
+/* Evaluates text t on each response with ev and with a new evaluator:
+** the same score and reason. */
+static void same_as_fresh(ifs_evaluator *ev, const ifs_buf *t) {
+  for (size_t i = 0; i < sizeof share_resps / sizeof *share_resps; i++)
+    one_row_as_fresh(ev, t, share_resps[i]);
 }
 
 /* Texts with list l, each seen once: the list is found in more texts than
@@ -630,14 +654,9 @@ START_TEST(test_own_lists_of_texts_seen_once) {
   ifs_result_init(&fresh);
   for (int round = 0; round < 3; round++)
     for (int c = 0; c < CASES; c++) {
-      ifs_buf_clear(&own);
+      own_words(&own, c);
       ifs_buf_clear(&resp);
-      for (int w = 0; w < 10; w++) {
-        ifs_buf_append_str(&own, w ? ", \"Case" : "[\"Case");
-        ifs_buf_append_u64(&own, (uint64_t)c);
-        ifs_buf_append_str(&own, " word ");
-        ifs_buf_append_u64(&own, (uint64_t)w);
-        ifs_buf_append_char(&own, '"');
+      for (int w = 0; w < 10; w++)
         if ((w + c) % 3 == 0) {   /* in the answer, in capitals */
           ifs_buf_append_str(&resp, "CASE");
           ifs_buf_append_u64(&resp, (uint64_t)c);
@@ -647,13 +666,8 @@ START_TEST(test_own_lists_of_texts_seen_once) {
           ifs_buf_append_u64(&resp, (uint64_t)(c % 40));
           ifs_buf_append_str(&resp, ". ");
         }
-      }
-      ifs_buf_append_char(&own, ']');
-      text_of(&t, "{\"must_include\": @, \"must_exclude\": ", &own, 0);
-      ifs_buf_append(&t, l.p, l.len);
-      ifs_buf_append_str(&t, ", \"id\": ");
-      ifs_buf_append_u64(&t, (uint64_t)(round * CASES + c));
-      ifs_buf_append_char(&t, '}');
+      text_of2(&t, "{\"must_include\": @, \"must_exclude\": $, \"id\": #}", &own, &l,
+               round * CASES + c);
       ifs_evaluator *once = ifs_evaluator_new();
       ck_assert_int_eq(ifs_evaluate(once, resp.p, resp.len, t.p, t.len, &fresh), IFS_OK);
       ifs_evaluator_free(once);
@@ -673,6 +687,95 @@ START_TEST(test_own_lists_of_texts_seen_once) {
   ifs_buf_free(&own);
   ifs_buf_free(&t);
   ifs_buf_free(&resp);
+  ifs_evaluator_free(ev);
+}
+END_TEST
+
+/* Flat texts seen once, each case's words and a refusal list with an id in
+** three orders of keys: from the fourth reading on (the words kept at the
+** second, the lists found together at the third and fourth) a case's text
+** is not compiled: the plan kept for its lists is its plan, whichever the
+** order.  Texts of the same lists that are not flat (a limit, a regex, an
+** escape, a value past ASCII or nested, a float, a key twice) are
+** compiled, each time.  Every answer is a fresh evaluator's. */
+START_TEST(test_flat_texts_by_their_lists) {
+  enum { CASES = 40 };
+  static const char *const orders[] = {
+    "{\"must_include\": @, \"must_exclude\": $, \"id\": \"run-#\"}",
+    "{\"id\": #, \"must_exclude\": $, \"must_include\": @}",
+    "{\"must_exclude\": $, \"must_include\": @, \"seen\": true, \"id\": #}",
+  };
+  static const char *const not_flat[] = {
+    "{\"must_include\": @, \"must_exclude\": $, \"max_words\": 400, \"id\": #}",
+    "{\"must_include\": @, \"must_exclude\": $, \"regex\": \"word\", \"id\": #}",
+    "{\"must_include\": @, \"must_exclude\": $, \"i\\u0064\": #}",
+    "{\"must_include\": @, \"must_exclude\": $, \"id\": \"\xc3\xa9#\"}",
+    "{\"must_include\": @, \"must_exclude\": $, \"id\": {\"n\": #}}",
+    "{\"must_include\": @, \"must_exclude\": $, \"id\": #.5}",
+    "{\"must_include\": @, \"must_exclude\": $, \"must_include\": @, \"id\": #}",
+    "{\"must_include\": @, \"must_exclude\": $, \"id\": #,}",
+  };
+  static const char *const resps[] = {
+    "Case3 word 1 and case3 WORD 2; Phrase a12. \xc4\xb0x \xcf\x83\xce\xb1\xcf\x82",
+    "Sorry: case 7 word 4, Case7 word 9, strasse",
+  };
+  ifs_evaluator *ev = ifs_evaluator_new();
+  ifs_buf l, own, t;
+  ifs_buf_init(&l);
+  ifs_buf_init(&own);
+  ifs_buf_init(&t);
+  refusal_list(&l, 'a');
+  int id = 0;
+  for (int round = 0; round < 6; round++) {
+    size_t before = ifs_test_evaluator_compiles(ev);
+    for (int c = 0; c < CASES; c++) {
+      own_words(&own, c);
+      text_of2(&t, orders[(round + c) % 3], &own, &l, 1000 + id++);
+      one_row_as_fresh(ev, &t, resps[c % 2]);
+    }
+    size_t compiled = ifs_test_evaluator_compiles(ev) - before;
+    ck_assert_uint_eq(compiled, round < 4 ? CASES : 0);
+  }
+  for (size_t k = 0; k < sizeof not_flat / sizeof *not_flat; k++) {
+    size_t before = ifs_test_evaluator_compiles(ev);
+    own_words(&own, (int)k);
+    text_of2(&t, not_flat[k], &own, &l, 2000 + id++);
+    one_row_as_fresh(ev, &t, resps[k % 2]);
+    ck_assert_msg(ifs_test_evaluator_compiles(ev) == before + 1, "%s", not_flat[k]);
+  }
+  ifs_buf_free(&l);
+  ifs_buf_free(&own);
+  ifs_buf_free(&t);
+  ifs_evaluator_free(ev);
+}
+END_TEST
+
+/* A list whose text was not valid UTF-8 is kept as its internal form read
+** it (byte FF as U+DCFF, ED B3 BF); a text holding those three bytes as
+** they are is not valid UTF-8 either, and reads them as three characters:
+** it is not flat, though the bytes of its list are the kept list's. */
+START_TEST(test_flat_texts_of_valid_utf8_only) {
+  ifs_evaluator *ev = ifs_evaluator_new();
+  ifs_buf l, t;
+  ifs_buf_init(&l);
+  ifs_buf_init(&t);
+  const char *resp = "a byte \xff, and phrase 3";
+  for (int pass = 0; pass < 2; pass++) {
+    ifs_buf_clear(&l);
+    ifs_buf_append_str(&l, pass ? "[\"\xed\xb3\xbf\"" : "[\"\xff\"");
+    for (int i = 0; i < 9; i++) {
+      ifs_buf_append_str(&l, ", \"phrase ");
+      ifs_buf_append_u64(&l, (uint64_t)i);
+      ifs_buf_append_char(&l, '"');
+    }
+    ifs_buf_append_char(&l, ']');
+    for (int i = 0; i < 4; i++) {   /* the list kept at its second text */
+      text_of(&t, "{\"must_exclude\": @, \"id\": #}", &l, 10 * pass + i);
+      one_row_as_fresh(ev, &t, resp);
+    }
+  }
+  ifs_buf_free(&l);
+  ifs_buf_free(&t);
   ifs_evaluator_free(ev);
 }
 END_TEST
@@ -742,18 +845,21 @@ START_TEST(test_long_lists_kept) {
   ifs_evaluator_free(ev);
   ev = ifs_evaluator_new();
   find_often(ev, &l);
-  ck_assert_uint_eq(ifs_test_evaluator_lists_copied(ev), 39);
-  /* twenty texts kept; all but the first four, kept before the list had been
-  ** found in enough texts (SHARE_FINDS), share it */
+  /* each text's first row from the fourth text on finds the plan kept for
+  ** the list (kept at the third, the list's second text after its first) */
+  ck_assert_uint_eq(ifs_test_evaluator_lists_copied(ev), 1 + 2 + 2 + 17);
+  /* twenty texts kept; all but the first three, kept before the list had
+  ** been found often enough (SHARE_FINDS: a text's first row finds it too,
+  ** reading it flat), share it */
   ck_assert_uint_eq(ifs_test_evaluator_plans_kept(ev), 20);
-  ck_assert_uint_eq(ifs_test_evaluator_plans_sharing(ev), 16);
+  ck_assert_uint_eq(ifs_test_evaluator_plans_sharing(ev), 17);
   for (int round = 0; round < 2; round++)
     for (int c = 0; c < 10; c++) {
       case_text(&t, &l, c);
       same_as_fresh(ev, &t);
     }
   ck_assert_uint_eq(ifs_test_evaluator_plans_kept(ev), 30);
-  ck_assert_uint_eq(ifs_test_evaluator_plans_sharing(ev), 26);
+  ck_assert_uint_eq(ifs_test_evaluator_plans_sharing(ev), 27);
   ifs_evaluator_free(ev);
   ifs_buf_free(&l);
   ifs_buf_free(&t);
@@ -1095,6 +1201,8 @@ static Suite *eval_suite(void) {
   tcase_add_test(tc, test_lists_copied_by_their_json);
   tcase_add_test(tc, test_lists_copied_in_place);
   tcase_add_test(tc, test_own_lists_of_texts_seen_once);
+  tcase_add_test(tc, test_flat_texts_by_their_lists);
+  tcase_add_test(tc, test_flat_texts_of_valid_utf8_only);
   tcase_add_test(tc, test_long_lists_kept);
   tcase_add_test(tc, test_plans_share_long_lists);
   tcase_add_test(tc, test_shared_plans_told_apart_by_bytes);

@@ -846,6 +846,151 @@ START_TEST(test_known_arrays) {
 }
 END_TEST
 
+/* Flat objects (ifs_json_scan_flat): a member the caller takes (an array
+** it knows, under key "list"), refuses (key "stop") or leaves to the scan
+** (a plain scalar); the keys it was asked about, '|' after each. */
+static size_t flat_member(void *arg, const char *key, size_t key_len, const char *s, size_t n) {
+  known_log *k = arg;
+  ifs_buf_append(&k->asked, key, key_len);
+  ifs_buf_append_char(&k->asked, '|');
+  if (key_len == 4 && memcmp(key, "stop", 4) == 0) return IFS_JSON_NOT_FLAT;
+  if (key_len != 4 || memcmp(key, "list", 4) != 0) return 0;
+  size_t len = strlen(k->text);
+  return len <= n && memcmp(s, k->text, len) == 0 ? len : 0;
+}
+
+static const vcase flat_cases[] = {
+  T("{\"a\": 1}", 1),
+  T(" \t\r\n{ \"a\" : \"x y\" , \"b\":-12,\"c\":true,\"d\":false,\"e\":null}  ", 1),
+  T("{\"\": 0, \"b\": -0, \"c\": \"\"}", 1),
+  T("{\"a\": 123456789012345678}", 1),          /* 18 digits */
+  T("{\"list\": [\"x\", 1], \"a\": 2}", 1),
+  T("{\"a\": 2, \"list\" :[\"x\", 1]}", 1),
+  T("{\"a\": 1, \"a\": 2}", 1),
+  T("{\"a\": 1234567890123456789}", 0),         /* 19 digits */
+  T("{}", 0),
+  T("{ }", 0),
+  T("{\"a\": 01}", 0),
+  T("{\"a\": 00}", 0),
+  T("{\"a\": -}", 0),
+  T("{\"a\": 1.5}", 0),
+  T("{\"a\": 1e5}", 0),
+  T("{\"a\": NaN}", 0),
+  T("{\"a\": truex}", 0),
+  T("{\"a\": \"\\u0041\"}", 0),                 /* escapes are the full reader's */
+  T("{\"a\\u0062\": 1}", 0),
+  T("{\"a\": \"\xc3\xa9\"}", 0),                /* past ASCII */
+  T("{\"\xc3\xa9\": 1}", 0),
+  T("{\"a\": \"x\ty\"}", 0),                    /* a control character */
+  T("{\"a\": \"\x7f\"}", 0),
+  T("{\"a\0\": 1}", 0),
+  T("{\"a\": 1,}", 0),
+  T("{\"a\": 1} x", 0),
+  T("{\"a\": 1}}", 0),
+  T("{\"a\" 1}", 0),
+  T("{\"a\": 1 \"b\": 2}", 0),
+  T("{\"a\": 1", 0),
+  T("{\"a\":", 0),
+  T("{\"a", 0),
+  T("{\"a\": [1]}", 0),                         /* an array not taken */
+  T("{\"a\": {\"b\": 1}}", 0),
+  T("{\"list\": [\"x\", 1]]}", 0),
+  T("{\"stop\": 1}", 0),
+  T("{\"a\": 1, \"stop\": 1}", 0),
+  T("[1]", 0),
+  T("\"a\"", 0),
+  T("", 0),
+};
+
+/* A flat object's members as the full reader reads it: for each key, '|'
+** after it, in order of first appearance (dict order). */
+static void full_keys(const ifs_jval *v, ifs_buf *b) {
+  for (size_t i = 0; i < v->count; i++) {
+    ifs_buf_append(b, v->keys[i]->str, v->keys[i]->len);
+    ifs_buf_append_char(b, '|');
+  }
+}
+
+/* Asked keys, less repeats (the full reader keeps a key once). */
+static void first_keys(const ifs_buf *asked, ifs_buf *out) {
+  ifs_buf_clear(out);
+  for (size_t at = 0; at < asked->len;) {
+    const char *bar = memchr(asked->p + at, '|', asked->len - at);
+    size_t len = (size_t)(bar - asked->p) - at + 1, seen = 0;
+    for (size_t j = 0; j + len <= out->len && !seen; j++)
+      seen = (j == 0 || out->p[j - 1] == '|') && memcmp(out->p + j, asked->p + at, len) == 0;
+    if (!seen) ifs_buf_append(out, asked->p + at, len);
+    at += len;
+  }
+}
+
+/* What the scan accepts, json.loads accepts, as an object of the keys it
+** was asked about, whose values are the array taken or plain scalars. */
+static void check_flat_agrees(const char *s, size_t n, known_log *k, ifs_buf *want,
+                              ifs_buf *got) {
+  ifs_arena a;
+  ifs_arena_init(&a);
+  ifs_jval *v;
+  ck_assert_int_eq(ifs_json_parse(s, n, &a, &v), IFS_OK);
+  ck_assert_int_eq(v->type, IFS_JOBJ);
+  first_keys(&k->asked, want);
+  ifs_buf_clear(got);
+  full_keys(v, got);
+  ck_assert_msg(want->len == got->len && memcmp(want->p, got->p, got->len) == 0,
+                "[%.*s]: keys %.*s, not %.*s", (int)n, s, (int)got->len, got->p,
+                (int)want->len, want->p);
+  for (size_t i = 0; i < v->count; i++) {
+    const ifs_jval *x = v->items[i];
+    if (x->type == IFS_JARR) ck_assert(v->keys[i]->len == 4 && x->count == 2);
+    else ck_assert(x->type <= IFS_JINT || x->type == IFS_JSTR);
+  }
+  ifs_arena_free(&a);
+}
+
+START_TEST(test_flat_objects) {
+  known_log k = {"[\"x\", 1]", {0}};
+  ifs_buf_init(&k.asked);
+  ifs_buf want, got;
+  ifs_buf_init(&want);
+  ifs_buf_init(&got);
+  for (size_t i = 0; i < sizeof flat_cases / sizeof flat_cases[0]; i++) {
+    const vcase *c = &flat_cases[i];
+    ifs_buf_clear(&k.asked);
+    int flat = ifs_json_scan_flat(c->s, c->n, flat_member, &k);
+    ck_assert_msg(flat == c->valid, "flat([%.*s]) = %d", (int)c->n, c->s, flat);
+    if (flat) check_flat_agrees(c->s, c->n, &k, &want, &got);
+  }
+  ifs_buf_clear(&k.asked);
+  ck_assert(ifs_json_scan_flat("{\"a\": 1, \"list\": [\"x\", 1], \"b\": \"q\"}", 36, flat_member, &k));
+  ck_assert_buf_eq(&k.asked, "a|list|b|");
+  /* every byte changed, at every place, of flat objects: whatever the scan
+  ** still takes, json.loads reads the same way */
+  static const char *const seeds[] = {
+    "{\"a\": 1, \"list\": [\"x\", 1], \"b\": \"q r\", \"c\": null}",
+    " {\"id\" : -10 ,\"t\":true, \"f\" :false}\n",
+  };
+  static const char alphabet[] = "{}[]\":, \t\n\r\\-0123456789.eEtrufalsnxq\x01\x7f\xc3\xa9";
+  char buf[96];
+  size_t flats = 0;
+  for (size_t sd = 0; sd < sizeof seeds / sizeof *seeds; sd++) {
+    size_t n = strlen(seeds[sd]);
+    for (size_t at = 0; at < n; at++)
+      for (size_t c = 0; c < sizeof alphabet - 1; c++) {
+        memcpy(buf, seeds[sd], n);
+        buf[at] = alphabet[c];
+        ifs_buf_clear(&k.asked);
+        if (!ifs_json_scan_flat(buf, n, flat_member, &k)) continue;
+        flats++;
+        check_flat_agrees(buf, n, &k, &want, &got);
+      }
+  }
+  ck_assert_uint_gt(flats, 100);
+  ifs_buf_free(&want);
+  ifs_buf_free(&got);
+  ifs_buf_free(&k.asked);
+}
+END_TEST
+
 START_TEST(test_get) {
   static const char doc[] = "{\"a\":1,\"max_words\":2,\"a\\u0000\":3,\"\":4,\"a\":5}";
   ifs_arena a;
@@ -952,6 +1097,7 @@ static Suite *json_suite(void) {
   tcase_add_test(tc, test_deep_nesting);
   tcase_add_test(tc, test_get);
   tcase_add_test(tc, test_known_arrays);
+  tcase_add_test(tc, test_flat_objects);
   tcase_add_test(tc, test_nomem);
   suite_add_tcase(s, tc);
   return s;

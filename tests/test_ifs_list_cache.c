@@ -9,7 +9,8 @@
 ** back in turn, more than fit, are mostly kept; a list past the bound is not kept, nor a list kept already again; a
 ** list found is named by its entry and when it was kept, by which its JSON
 ** is had for as long as the cache holds it, and counts its finds, and says
-** whether its text holds byte CC or CF; a list found cold names the list
+** whether its text holds byte CC or CF and whether its JSON is valid UTF-8;
+** a list found cold names the list
 ** found cold after it, while both are held; the
 ** cache keeps within its bytes, never dropping a list its caller holds; out
 ** of memory keeps nothing and loses nothing.
@@ -372,6 +373,27 @@ START_TEST(a_list_found_says_if_it_may_meet_context) {
 }
 END_TEST
 
+/* A list found says whether its JSON is valid UTF-8 as given (a list of a
+** text that was not is kept in its internal form: U+DCFF for byte FF),
+** whatever the caller says. */
+START_TEST(a_list_found_says_if_its_json_is_strict) {
+  static const char *const tags[] = {"plain", "\xce\xb1", "\xed\xb3\xbf", "\xed\xa0\x80"};
+  static const int want[] = {1, 1, 0, 0};
+  ifs_list_cache *c = ifs_list_cache_new();
+  ck_assert_ptr_nonnull(c);
+  for (size_t t = 0; t < sizeof tags / sizeof *tags; t++) {
+    made m;
+    make(&m, tags[t], IFS_LIST_CACHE_EAGER);
+    m.list.strict = !want[t];
+    offer(c, &m);
+    ifs_list got;
+    ck_assert_uint_eq(ifs_list_cache_find(c, m.json, m.jn, &got), m.jn);
+    ck_assert_int_eq(got.strict, want[t]);
+  }
+  ifs_list_cache_free(c);
+}
+END_TEST
+
 START_TEST(too_big_or_empty_not_kept) {
   ifs_list_cache *c = ifs_list_cache_new();
   made m;
@@ -383,7 +405,7 @@ START_TEST(too_big_or_empty_not_kept) {
   ck_assert_int_eq(ifs_list_cache_offer(c, big, sizeof big, &m.list, NULL, 0), IFS_OK);
   ifs_list got;
   ck_assert_uint_eq(ifs_list_cache_find(c, big, sizeof big, &got), 0);
-  ifs_list empty = {"", 0, NULL, 0, 0, 0, 0, 0};
+  ifs_list empty = {"", 0, NULL, 0, 0, 0, 0, 0, 0};
   ck_assert_int_eq(ifs_list_cache_offer(c, "[]", 2, &empty, NULL, 0), IFS_OK);
   ck_assert_uint_eq(ifs_list_cache_find(c, "[]", 2, &got), 0);
   ifs_list_cache_free(c);
@@ -484,6 +506,7 @@ static Suite *list_cache_suite(void) {
   tcase_add_test(tc, lists_in_turn_mostly_kept);
   tcase_add_test(tc, a_list_found_cold_follows_the_one_before);
   tcase_add_test(tc, a_list_found_says_if_it_may_meet_context);
+  tcase_add_test(tc, a_list_found_says_if_its_json_is_strict);
   tcase_add_test(tc, too_big_or_empty_not_kept);
   tcase_add_test(tc, bytes_bounded);
   tcase_add_test(tc, out_of_memory_keeps_nothing);

@@ -9,6 +9,11 @@
 **   well-formed internal UTF-8, object keys are unique strings and
 **   ifs_json_get() finds each one's item.
 ** The same checks run on the fence-stripped span, as if_is_json uses it.
+** On the input as given: when ifs_json_scan_flat() takes it as a flat
+** object (a member "list" whose value is [1] taken as known, every other
+** value a plain scalar), it is ASCII, json.loads reads it as an object of
+** the keys the scan asked about, in their order, each once, whose values
+** are those.
 */
 #include "fuzz_common.h"
 #include "ifs_eval.h"
@@ -231,12 +236,56 @@ static void check_span(const char *s, size_t n, ifs_buf *tmp) {
   ifs_arena_free(&a);
 }
 
+/* ifs_json_scan_flat()'s member: "list" takes [1]; asked keys in keys,
+** '\0' after each. */
+static size_t flat_member(void *arg, const char *key, size_t key_len, const char *s, size_t n) {
+  ifs_buf *keys = arg;
+  ifs_buf_append(keys, key, key_len);
+  ifs_buf_append_char(keys, '\0');
+  if (key_len == 4 && memcmp(key, "list", 4) == 0 && n >= 3 && memcmp(s, "[1]", 3) == 0)
+    return 3;
+  return 0;
+}
+
+/* Whether key[0..len) is among the first `before` bytes of keys. */
+static int asked_before(const ifs_buf *keys, size_t before, const char *key, size_t len) {
+  for (size_t at = 0; at < before; at += strlen(keys->p + at) + 1)
+    if (strlen(keys->p + at) == len && memcmp(keys->p + at, key, len) == 0) return 1;
+  return 0;
+}
+
+static void check_flat(const char *s, size_t n) {
+  ifs_buf keys;
+  ifs_buf_init(&keys);
+  if (ifs_json_scan_flat(s, n, flat_member, &keys)) {
+    for (size_t i = 0; i < n; i++) fuzz_assert((unsigned char)s[i] < 0x80);
+    ifs_arena a;
+    ifs_arena_init(&a);
+    ifs_jval *root = NULL;
+    fuzz_assert(ifs_json_parse(s, n, &a, &root) == IFS_OK && root->type == IFS_JOBJ);
+    size_t k = 0;
+    for (size_t at = 0; at < keys.len; at += strlen(keys.p + at) + 1) {
+      size_t len = strlen(keys.p + at);
+      if (asked_before(&keys, at, keys.p + at, len)) continue;
+      fuzz_assert(k < root->count && root->keys[k]->len == len &&
+                  memcmp(root->keys[k]->str, keys.p + at, len) == 0);
+      const ifs_jval *v = root->items[k++];
+      fuzz_assert(v->type != IFS_JOBJ && v->type != IFS_JFLOAT &&
+                  (v->type != IFS_JARR || (v->count == 1 && len == 4)));
+    }
+    fuzz_assert(k == root->count);
+    ifs_arena_free(&a);
+  }
+  ifs_buf_free(&keys);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   ifs_buf in, tmp;
   ifs_buf_init(&in);
   ifs_buf_init(&tmp);
   fuzz_internal((const char *)data, size, &in);
   check_span(in.p, in.len, &tmp);
+  check_flat((const char *)data, size);
   size_t a, b;
   ifs_strip_fences(in.p, in.len, &a, &b);
   fuzz_assert(a <= b && b <= in.len);
