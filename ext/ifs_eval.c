@@ -251,6 +251,7 @@ struct ifs_evaluator {
   uint16_t *lists_tags;   /* each slot's lists' tag (0: empty; in by_lists' block), */
   size_t by_lists_bytes;  /* their bytes */
   const char *flat_missed;   /* this row: a list read_flat() did not find */
+  size_t flat_misses;     /* texts seen for the first time not flat, in a row */
 #ifdef IFS_TESTING
   size_t lists_copied;
   size_t lists_in_place;
@@ -588,15 +589,29 @@ static size_t flat_member(void *arg, const char *key, size_t key_len, const char
   return len;
 }
 
+/* After this many texts seen for the first time in a row that were not
+** flat, one in this many is read flat: a table of texts of other shapes
+** (each case's limits, a regex, short lists) then pays for reading them
+** flat on few rows (on every row, about 300 instructions of the 12,000
+** of a generated row of one constraints text per row), and one flat text
+** found brings reading back on every row. */
+#define FLAT_MISSES_MAX 16
+
 /* 1 when constraints text cons (raw bytes) is a flat text whose lists
 ** (one at least) the list cache holds, in *f.  Then the text is valid
 ** UTF-8 (ASCII but for those lists), its own internal form, and its
-** plan's checks are those lists' (compile_plan() would copy them). */
+** plan's checks are those lists' (compile_plan() would copy them).  0,
+** without reading it, for most texts after FLAT_MISSES_MAX that were not. */
 static int read_flat(ifs_evaluator *ev, const char *cons, size_t cn, flat_text *f) {
+  size_t misses = ev->flat_misses++;
+  if (misses >= FLAT_MISSES_MAX && misses % FLAT_MISSES_MAX) return 0;
   f->ev = ev;
   f->have[0] = f->have[1] = 0;
-  return ev->compiled && ifs_json_scan_flat(cons, cn, flat_member, f) &&
-         (f->have[0] || f->have[1]);
+  if (!ev->compiled || !ifs_json_scan_flat(cons, cn, flat_member, f) ||
+      !(f->have[0] || f->have[1]))
+    return 0;
+  ev->flat_misses = 0;
+  return 1;
 }
 
 static ifs_status compile_regex(ifs_evaluator *ev, const ifs_jval *v) {

@@ -692,14 +692,19 @@ START_TEST(test_own_lists_of_texts_seen_once) {
 END_TEST
 
 /* Flat texts seen once, each case's words and a refusal list with an id in
-** three orders of keys: from the fourth reading on (the words kept at the
+** three orders of keys: from the fifth reading on (the words kept at the
 ** second, the lists found together at the third and fourth) a case's text
 ** is not compiled: the plan kept for its lists is its plan, whichever the
-** order.  Texts of the same lists that are not flat (a limit, a regex, an
-** escape, a value past ASCII or nested, a float, a key twice) are
-** compiled, each time.  Every answer is a fresh evaluator's. */
+** order.  The first two readings' 74 texts are not flat (their words not
+** kept yet): after 16 of them in a row, one in 16 is read flat, so that
+** the third reading reads its first six as it reads a text of any other
+** shape, and reads flat from its seventh (the 80th miss in a row) on; those
+** six cases' texts are compiled on the fifth reading too.  Texts of the
+** same lists that are not flat (a limit, a regex, an escape, a value past
+** ASCII or nested, a float, a key twice) are compiled, each time.  Every
+** answer is a fresh evaluator's. */
 START_TEST(test_flat_texts_by_their_lists) {
-  enum { CASES = 40 };
+  enum { CASES = 37 };
   static const char *const orders[] = {
     "{\"must_include\": @, \"must_exclude\": $, \"id\": \"run-#\"}",
     "{\"id\": #, \"must_exclude\": $, \"must_include\": @}",
@@ -726,7 +731,7 @@ START_TEST(test_flat_texts_by_their_lists) {
   ifs_buf_init(&t);
   refusal_list(&l, 'a');
   int id = 0;
-  for (int round = 0; round < 6; round++) {
+  for (int round = 0; round < 7; round++) {
     size_t before = ifs_test_evaluator_compiles(ev);
     for (int c = 0; c < CASES; c++) {
       own_words(&own, c);
@@ -734,7 +739,7 @@ START_TEST(test_flat_texts_by_their_lists) {
       one_row_as_fresh(ev, &t, resps[c % 2]);
     }
     size_t compiled = ifs_test_evaluator_compiles(ev) - before;
-    ck_assert_uint_eq(compiled, round < 4 ? CASES : 0);
+    ck_assert_uint_eq(compiled, round < 4 ? CASES : round == 4 ? 6 : 0);
   }
   for (size_t k = 0; k < sizeof not_flat / sizeof *not_flat; k++) {
     size_t before = ifs_test_evaluator_compiles(ev);
