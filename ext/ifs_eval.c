@@ -201,7 +201,11 @@ typedef struct plan_slot {
 ** waiting on any (the plan's own lists tell it is theirs, read once the
 ** response is).  Kept once the lists come back together (the plans' seen
 ** record), in place of the plan of the same tag, an empty slot or one
-** picked at random; never over BY_LISTS_BYTES (past them all go). */
+** picked at random; within BY_LISTS_BYTES, past which plans picked at
+** random go until an eighth is free (as in the plan cache: a table of more
+** cases than fit keeps most of them, where dropping them all would keep
+** none the next rows need).  A plan of more than an eighth of it is not
+** kept. */
 #define BY_LISTS_SLOTS 8192
 #define BY_LISTS_WAYS 8
 #define BY_LISTS_BYTES ((size_t)16 << 20)
@@ -249,7 +253,8 @@ struct ifs_evaluator {
   const char *wcons;      /* which is this */
   plan **by_lists;        /* plans of flat texts by their lists (BY_LISTS_SLOTS), */
   uint16_t *lists_tags;   /* each slot's lists' tag (0: empty; in by_lists' block), */
-  size_t by_lists_bytes;  /* their bytes */
+  size_t by_lists_bytes;  /* their bytes, */
+  size_t lists_bound;     /* within BY_LISTS_BYTES (a test may set less) */
   const char *flat_missed;   /* this row: a list read_flat() did not find */
   size_t flat_misses;     /* texts seen for the first time not flat, in a row */
 #ifdef IFS_TESTING
@@ -295,6 +300,7 @@ ifs_evaluator *ifs_evaluator_new(void) {
   ifs_arena_init(&ev->arena);
   ifs_seen_init(&ev->seen, SEEN_SETS, SEEN_WAYS);
   ev->rng = 0x9E3779B97F4A7C15u;
+  ev->lists_bound = BY_LISTS_BYTES;
   ev->regex = ifs_regex_cache_new();
   if (!ev->regex) { ifs_free(ev); return NULL; }
   return ev;
@@ -1243,6 +1249,15 @@ static void lists_plans_flush(ifs_evaluator *ev) {
   ev->by_lists_bytes = 0;
 }
 
+/* Empties slot i of the plans kept by their lists (if it holds one). */
+static void lists_slot_clear(ifs_evaluator *ev, size_t i) {
+  if (!ev->by_lists[i]) return;
+  ev->by_lists_bytes -= plan_size(ev->by_lists[i], plan_head_bytes(ev->by_lists[i]));
+  lists_plan_free(ev, ev->by_lists[i]);
+  ev->by_lists[i] = NULL;
+  ev->lists_tags[i] = 0;
+}
+
 /* The slot for a plan of lists of hash h: the one of its tag, else an
 ** empty one, else one picked at random; emptied. */
 static size_t lists_slot_for(ifs_evaluator *ev, uint64_t h) {
@@ -1253,13 +1268,17 @@ static size_t lists_slot_for(ifs_evaluator *ev, uint64_t h) {
   if (i == first + BY_LISTS_WAYS)
     i = empty < BY_LISTS_SLOTS ? empty
                                : first + (size_t)(ifs_xorshift64(&ev->rng) % BY_LISTS_WAYS);
-  if (ev->by_lists[i]) {
-    ev->by_lists_bytes -= plan_size(ev->by_lists[i], plan_head_bytes(ev->by_lists[i]));
-    lists_plan_free(ev, ev->by_lists[i]);
-    ev->by_lists[i] = NULL;
-    ev->lists_tags[i] = 0;
-  }
+  lists_slot_clear(ev, i);
   return i;
+}
+
+/* Room for a plan of `bytes` kept by its lists: plans picked at random go
+** until it fits with an eighth of the bound to spare. */
+static void lists_plans_room(ifs_evaluator *ev, size_t bytes) {
+  size_t bound = ev->lists_bound;
+  if (ev->by_lists_bytes + bytes <= bound) return;
+  while (ev->by_lists_bytes && ev->by_lists_bytes + bytes > bound - bound / 8)
+    lists_slot_clear(ev, (size_t)ifs_xorshift64(&ev->rng) & (BY_LISTS_SLOTS - 1));
 }
 
 /* Flat text f just compiled into ev->work (seen for the first time): the
@@ -1280,7 +1299,7 @@ static plan *keep_by_lists(ifs_evaluator *ev, const flat_text *f) {
   uint64_t h = lists_hash(f);
   int before;
   if (ifs_seen_add(&ev->seen, h, &before)) return NULL;
-  if (!before || plan_size(w, 0) > PLAN_KEEP_BYTES) return w;
+  if (!before || plan_size(w, 0) > ev->lists_bound / 8) return w;
   if (!ev->by_lists) {
     size_t bytes = BY_LISTS_SLOTS * (sizeof *ev->by_lists + sizeof *ev->lists_tags);
     ev->by_lists = ifs_malloc(bytes);
@@ -1292,7 +1311,7 @@ static plan *keep_by_lists(ifs_evaluator *ev, const flat_text *f) {
   if (!pl) return NULL;
   pl->by_lists = 1;
   size_t bytes = plan_size(pl, plan_head_bytes(pl)), i = lists_slot_for(ev, h);
-  if (ev->by_lists_bytes + bytes > BY_LISTS_BYTES) lists_plans_flush(ev);
+  lists_plans_room(ev, bytes);   /* (slot i is empty: it stays so) */
   ev->by_lists[i] = pl;
   ev->lists_tags[i] = slot_tag(h);
   ev->by_lists_bytes += bytes;
@@ -1967,6 +1986,21 @@ size_t ifs_test_evaluator_plans_sharing(const ifs_evaluator *ev) {
 }
 
 void ifs_test_evaluator_same_hash(ifs_evaluator *ev) { ev->same_hash = 1; }
+
+void ifs_test_evaluator_lists_bound(ifs_evaluator *ev, size_t bytes) { ev->lists_bound = bytes; }
+
+size_t ifs_test_evaluator_lists_plans(const ifs_evaluator *ev, size_t *bytes) {
+  size_t n = 0, sum = 0;
+  for (size_t i = 0; ev->by_lists && i < BY_LISTS_SLOTS; i++) {
+    const plan *pl = ev->by_lists[i];
+    if (!pl) continue;
+    if (!pl->by_lists || !ev->lists_tags[i]) return (size_t)-1;
+    n++;
+    sum += plan_size(pl, plan_head_bytes(pl));
+  }
+  *bytes = sum;
+  return sum == ev->by_lists_bytes ? n : (size_t)-1;
+}
 
 void ifs_test_evaluator_share_from(ifs_evaluator *ev, size_t bytes) {
   ev->share_from_set = 1;

@@ -120,6 +120,15 @@ void ifs_test_evaluator_same_hash(ifs_evaluator *ev);
 ** the kept plans hold this many bytes (0: from the first), not the
 ** built-in bound. */
 void ifs_test_evaluator_share_from(ifs_evaluator *ev, size_t bytes);
+
+/* Test hook: the plans kept by their lists keep within this many bytes,
+** not the built-in bound. */
+void ifs_test_evaluator_lists_bound(ifs_evaluator *ev, size_t bytes);
+
+/* Test hook: how many plans are kept by their lists, their bytes in
+** *bytes; (size_t)-1 when the bytes counted are not their sum, or a slot
+** holds a plan not kept by its lists or without a tag. */
+size_t ifs_test_evaluator_lists_plans(const ifs_evaluator *ev, size_t *bytes);
 #endif
 
 /* The kind's name as if_checks shows it ("max_words", ...). */

@@ -755,6 +755,45 @@ START_TEST(test_flat_texts_by_their_lists) {
 }
 END_TEST
 
+/* Plans kept by their lists within a bound of about ten of them: past it,
+** plans picked at random go until an eighth of it is free, so that a
+** table of more cases than fit keeps most of them (all dropped at once,
+** it would keep a few after each drop).  The bytes counted are the plans'
+** sum throughout, and every answer is a fresh evaluator's. */
+START_TEST(test_plans_by_lists_within_their_bound) {
+  enum { CASES = 60 };
+  ifs_evaluator *ev = ifs_evaluator_new();
+  ifs_buf l, own, t;
+  ifs_buf_init(&l);
+  ifs_buf_init(&own);
+  ifs_buf_init(&t);
+  refusal_list(&l, 'b');
+  const char *resp = "Case4 word 2, case 9 word 1; Phrase b13.";
+  int id = 0, rows_kept = 0;
+  size_t one = 0, bytes;
+  for (int round = 0; round < 5; round++)   /* plans kept from the fourth on */
+    for (int c = 0; c < CASES; c++) {
+      own_words(&own, c);
+      text_of2(&t, "{\"must_include\": @, \"must_exclude\": $, \"id\": #}", &own, &l, id++);
+      one_row_as_fresh(ev, &t, resp);
+      size_t n = ifs_test_evaluator_lists_plans(ev, &bytes);
+      ck_assert_uint_ne(n, (size_t)-1);
+      if (!one && n == 1) {   /* the first plan: the bound, ten and a half of its size */
+        one = bytes;
+        ifs_test_evaluator_lists_bound(ev, 10 * one + one / 2);
+      }
+      if (!one) continue;
+      ck_assert_uint_le(bytes, 10 * one + one / 2);
+      if (++rows_kept > 10) ck_assert_uint_ge(n, 8);   /* never fewer than seven eighths */
+    }
+  ck_assert_uint_gt(rows_kept, 100);
+  ifs_buf_free(&l);
+  ifs_buf_free(&own);
+  ifs_buf_free(&t);
+  ifs_evaluator_free(ev);
+}
+END_TEST
+
 /* A list whose text was not valid UTF-8 is kept as its internal form read
 ** it (byte FF as U+DCFF, ED B3 BF); a text holding those three bytes as
 ** they are is not valid UTF-8 either, and reads them as three characters:
@@ -1208,6 +1247,7 @@ static Suite *eval_suite(void) {
   tcase_add_test(tc, test_own_lists_of_texts_seen_once);
   tcase_add_test(tc, test_flat_texts_by_their_lists);
   tcase_add_test(tc, test_flat_texts_of_valid_utf8_only);
+  tcase_add_test(tc, test_plans_by_lists_within_their_bound);
   tcase_add_test(tc, test_long_lists_kept);
   tcase_add_test(tc, test_plans_share_long_lists);
   tcase_add_test(tc, test_shared_plans_told_apart_by_bytes);
