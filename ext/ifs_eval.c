@@ -1240,15 +1240,6 @@ static void lists_plan_free(ifs_evaluator *ev, plan *pl) {
   plan_free(pl);
 }
 
-static void lists_plans_flush(ifs_evaluator *ev) {
-  for (size_t i = 0; ev->by_lists && i < BY_LISTS_SLOTS; i++) {
-    lists_plan_free(ev, ev->by_lists[i]);
-    ev->by_lists[i] = NULL;
-    ev->lists_tags[i] = 0;
-  }
-  ev->by_lists_bytes = 0;
-}
-
 /* Empties slot i of the plans kept by their lists (if it holds one). */
 static void lists_slot_clear(ifs_evaluator *ev, size_t i) {
   if (!ev->by_lists[i]) return;
@@ -1256,6 +1247,10 @@ static void lists_slot_clear(ifs_evaluator *ev, size_t i) {
   lists_plan_free(ev, ev->by_lists[i]);
   ev->by_lists[i] = NULL;
   ev->lists_tags[i] = 0;
+}
+
+static void lists_plans_flush(ifs_evaluator *ev) {
+  for (size_t i = 0; ev->by_lists && i < BY_LISTS_SLOTS; i++) lists_slot_clear(ev, i);
 }
 
 /* The slot for a plan of lists of hash h: the one of its tag, else an
