@@ -1059,6 +1059,18 @@ static void plans_flush(ifs_evaluator *ev) {
 ** tell, never 0. */
 static uint16_t slot_tag(uint64_t h) { return (uint16_t)(h >> 48) | 1; }
 
+/* n slots of `size` bytes and their tags (*tags) in one zeroed block, the
+** tags after the slots (8-byte aligned, as size is); NULL when out of
+** memory.  The plan table's and that of plans kept by their lists. */
+static void *tagged_slots(size_t n, size_t size, uint16_t **tags) {
+  size_t bytes = n * (size + sizeof **tags);
+  char *block = ifs_malloc(bytes);
+  if (!block) return NULL;
+  memset(block, 0, bytes);
+  *tags = (uint16_t *)(void *)(block + n * size);
+  return block;
+}
+
 /* Drops the kept plan of table slot i (the caller counts the drop).
 ** Linear probing keeps no tombstones: each later slot of the run moves back
 ** into the hole unless its own first slot lies between the hole and it. */
@@ -1099,13 +1111,8 @@ static size_t random_slot(ifs_evaluator *ev) {
 ** before it stale (next_of).  0, or IFS_NOMEM (then the plan is not kept). */
 static ifs_status plans_insert(ifs_evaluator *ev, plan *pl, uint64_t h) {
   size_t size = plan_size(pl, plan_head_bytes(pl));
-  if (!ev->table) {
-    size_t bytes = PLAN_TABLE * (sizeof *ev->table + sizeof *ev->tags);
-    ev->table = ifs_malloc(bytes);
-    if (!ev->table) return IFS_NOMEM;
-    memset(ev->table, 0, bytes);
-    ev->tags = (uint16_t *)(void *)(ev->table + PLAN_TABLE);
-  }
+  if (!ev->table && !(ev->table = tagged_slots(PLAN_TABLE, sizeof *ev->table, &ev->tags)))
+    return IFS_NOMEM;
   if (ev->count >= PLAN_MAX || ev->bytes + size > PLAN_BYTES) {
     ev->drops++;
     while (ev->count && (ev->count > PLAN_MAX - PLAN_MAX / 8 ||
@@ -1295,13 +1302,9 @@ static plan *keep_by_lists(ifs_evaluator *ev, const flat_text *f) {
   int before;
   if (ifs_seen_add(&ev->seen, h, &before)) return NULL;
   if (!before || plan_size(w, 0) > ev->lists_bound / 8) return w;
-  if (!ev->by_lists) {
-    size_t bytes = BY_LISTS_SLOTS * (sizeof *ev->by_lists + sizeof *ev->lists_tags);
-    ev->by_lists = ifs_malloc(bytes);
-    if (!ev->by_lists) return NULL;
-    memset(ev->by_lists, 0, bytes);
-    ev->lists_tags = (uint16_t *)(void *)(ev->by_lists + BY_LISTS_SLOTS);
-  }
+  if (!ev->by_lists &&
+      !(ev->by_lists = tagged_slots(BY_LISTS_SLOTS, sizeof *ev->by_lists, &ev->lists_tags)))
+    return NULL;
   plan *pl = freeze_as(ev, "", 0, shared, n, kinds, 0);
   if (!pl) return NULL;
   pl->by_lists = 1;
@@ -1377,7 +1380,7 @@ static plan *get_plan(ifs_evaluator *ev, const char *cons, size_t cn, const ahea
   if (internal_form(cons, cn, &ev->cons_in, &in, &in_n) || compile_plan(ev, in, in_n))
     return NULL;
   if (plan_size(&ev->work, cn) > PLAN_KEEP_BYTES) return &ev->work;
-  int before = a->before;
+  int before = a->in_table ? 0 : a->before;   /* recorded ahead but for a hash kept */
   if (a->in_table && ifs_seen_add(&ev->seen, h, &before)) return NULL;
   if (!before) return &ev->work;
   plan *pl = plan_freeze(ev, cons, cn);
