@@ -165,29 +165,30 @@ uint64_t ifs_hash_bytes(const void *p, size_t n) {
 }
 
 void ifs_seen_init(ifs_seen *s, size_t sets, size_t ways) {
-  s->tags = NULL;
+  s->slots = NULL;
   s->sets = sets;
   s->ways = ways;
   s->rng = 0x9E3779B9u;
 }
 
 void ifs_seen_free(ifs_seen *s) {
-  ifs_free(s->tags);
-  s->tags = NULL;
+  ifs_free(s->slots);
+  s->slots = NULL;
 }
 
-ifs_status ifs_seen_add(ifs_seen *s, uint64_t h, int *before) {
-  if (!s->tags) {
-    s->tags = ifs_malloc(s->sets * s->ways * sizeof *s->tags);
-    if (!s->tags) return IFS_NOMEM;
-    memset(s->tags, 0, s->sets * s->ways * sizeof *s->tags);
+/* ifs_seen_add(): h's slot, or NULL when the record cannot be allocated. */
+static ifs_seen_slot *seen_put(ifs_seen *s, uint64_t h, int *before) {
+  size_t n = s->sets * s->ways;
+  if (!s->slots) {
+    if (!(s->slots = ifs_malloc(n * sizeof *s->slots))) return NULL;
+    memset(s->slots, 0, n * sizeof *s->slots);
   }
   uint32_t tag = (uint32_t)(h >> 32) | 1;   /* never 0, the empty slot */
-  uint32_t *set = &s->tags[s->ways * (h & (s->sets - 1))];
+  ifs_seen_slot *set = &s->slots[s->ways * (h & (s->sets - 1))];
   size_t empty = s->ways;
   for (size_t i = 0; i < s->ways; i++) {
-    if (set[i] == tag) { *before = 1; return IFS_OK; }
-    if (!set[i] && empty == s->ways) empty = i;
+    if (set[i].tag == tag) { *before = 1; return &set[i]; }
+    if (!set[i].tag && empty == s->ways) empty = i;
   }
   if (empty == s->ways) {
     uint32_t x = s->rng;
@@ -197,7 +198,20 @@ ifs_status ifs_seen_add(ifs_seen *s, uint64_t h, int *before) {
     s->rng = x;
     empty = x % s->ways;
   }
-  set[empty] = tag;
+  set[empty] = (ifs_seen_slot){tag, 0};
   *before = 0;
+  return &set[empty];
+}
+
+ifs_status ifs_seen_add(ifs_seen *s, uint64_t h, int *before) {
+  return seen_put(s, h, before) ? IFS_OK : IFS_NOMEM;
+}
+
+ifs_status ifs_seen_since(ifs_seen *s, uint64_t h, uint32_t now, int *before,
+                          uint32_t *since) {
+  ifs_seen_slot *slot = seen_put(s, h, before);
+  if (!slot) return IFS_NOMEM;
+  *since = *before ? now - slot->when : 0;
+  slot->when = now;
   return IFS_OK;
 }

@@ -103,9 +103,15 @@ uint64_t ifs_hash_bytes(const void *p, size_t n);
 ** of `sets` sets (powers of two), allocated at first use.  A new tag
 ** replaces one of its full set at random, so that keys sharing a set that
 ** come back in turn cannot keep pushing each other out.  A tag shared by
-** two keys only makes one look seen early. */
+** two keys only makes one look seen early.  Each tag has its last sighting's
+** time beside it (ifs_seen_since), in the same line. */
+typedef struct ifs_seen_slot {
+  uint32_t tag;            /* 0: empty */
+  uint32_t when;
+} ifs_seen_slot;
+
 typedef struct ifs_seen {
-  uint32_t *tags;
+  ifs_seen_slot *slots;
   size_t sets, ways;
   uint32_t rng;            /* xorshift state choosing the tag replaced */
 } ifs_seen;
@@ -116,6 +122,12 @@ void ifs_seen_free(ifs_seen *s);
 /* Remembers hash h; *before tells whether it was already there (not set
 ** when the record cannot be allocated: IFS_NOMEM). */
 ifs_status ifs_seen_add(ifs_seen *s, uint64_t h, int *before);
+
+/* ifs_seen_add(), with the time: *since is how far `now` (a count the
+** caller keeps, such as rows) has moved since h was last seen (0 on a
+** first sighting; a tag added by ifs_seen_add was seen at time 0). */
+ifs_status ifs_seen_since(ifs_seen *s, uint64_t h, uint32_t now, int *before,
+                          uint32_t *since);
 
 /* The next value of a xorshift64 generator (its state never 0): what the
 ** caches pick to drop, the same on every run. */

@@ -1300,7 +1300,8 @@ static plan *keep_by_lists(ifs_evaluator *ev, const flat_text *f) {
   }
   uint64_t h = lists_hash(f);
   int before;
-  if (ifs_seen_add(&ev->seen, h, &before)) return NULL;
+  uint32_t since;
+  if (ifs_seen_since(&ev->seen, h, (uint32_t)ev->evaluation, &before, &since)) return NULL;
   if (!before || plan_size(w, 0) > ev->lists_bound / 8) return w;
   if (!ev->by_lists &&
       !(ev->by_lists = tagged_slots(BY_LISTS_SLOTS, sizeof *ev->by_lists, &ev->lists_tags)))
@@ -1328,6 +1329,14 @@ typedef struct ahead {
   plan *by_lists;         /* and the plan kept for them, if any */
 } ahead;
 
+/* A text that comes back more rows than this after it was last seen is
+** back late: kept by its bytes, it would likely be dropped before its
+** next return (the cache holds PLAN_MAX plans).  A flat text back late
+** takes the plan kept for its lists instead: a table of more such texts
+** than the cache holds, read again, would otherwise compile each text the
+** record still holds, and drop plans for them. */
+#define BACK_LATE_ROWS PLAN_MAX
+
 /* The hash of a constraints text; asks for the lines of the kept plan it
 ** leads to (header, key and needle set, all at once), which get_plan()
 ** reads after the response: in a table whose every case has its own
@@ -1335,7 +1344,8 @@ typedef struct ahead {
 ** response is read.  The slot holds the set, so that it is asked for
 ** without waiting for the header.  A text seen for the first time is
 ** recorded, and read flat when it can be (read_flat): a plan kept for its
-** lists, if any, is asked for instead. */
+** lists, if any, is asked for instead; so is a text back late
+** (BACK_LATE_ROWS). */
 static ifs_status plan_ahead(ifs_evaluator *ev, const char *cons, size_t cn, plan *expected,
                              ahead *a) {
   a->h = plan_hash(ev, cons, cn);
@@ -1349,8 +1359,10 @@ static ifs_status plan_ahead(ifs_evaluator *ev, const char *cons, size_t cn, pla
     if (ev->table[i].set) ifs_needle_set_prefetch(ev->table[i].set);
     return IFS_OK;
   }
-  if (ifs_seen_add(&ev->seen, a->h, &a->before)) return IFS_NOMEM;
-  if (!a->before && read_flat(ev, cons, cn, &a->f)) {
+  uint32_t since;
+  if (ifs_seen_since(&ev->seen, a->h, (uint32_t)ev->evaluation, &a->before, &since))
+    return IFS_NOMEM;
+  if ((!a->before || since > BACK_LATE_ROWS) && read_flat(ev, cons, cn, &a->f)) {
     a->flat = 1;
     a->by_lists = expected && is_plan_of_lists(expected, &a->f) ? expected
                                                                  : lists_plan_of(ev, &a->f);
@@ -1360,7 +1372,8 @@ static ifs_status plan_ahead(ifs_evaluator *ev, const char *cons, size_t cn, pla
 
 /* The plan for a constraints text (raw bytes), as plan_ahead() found it:
 ** kept (by its text or its lists), or compiled; NULL when out of memory.
-** A text is kept by its text when it comes back. */
+** A text is kept by its text when it comes back, but for a flat text
+** back late (it is kept by its lists). */
 static plan *get_plan(ifs_evaluator *ev, const char *cons, size_t cn, const ahead *a) {
   uint64_t h = a->h;
   if (a->in_table) {
@@ -1381,7 +1394,9 @@ static plan *get_plan(ifs_evaluator *ev, const char *cons, size_t cn, const ahea
     return NULL;
   if (plan_size(&ev->work, cn) > PLAN_KEEP_BYTES) return &ev->work;
   int before = a->in_table ? 0 : a->before;   /* recorded ahead but for a hash kept */
-  if (a->in_table && ifs_seen_add(&ev->seen, h, &before)) return NULL;
+  uint32_t since;
+  if (a->in_table && ifs_seen_since(&ev->seen, h, (uint32_t)ev->evaluation, &before, &since))
+    return NULL;
   if (!before) return &ev->work;
   plan *pl = plan_freeze(ev, cons, cn);
   if (!pl) return NULL;

@@ -16,6 +16,8 @@ bench-smoke: build/ifscore.so
 	  { cat build/bench-smoke/bench.log; exit 1; }
 	@grep -q "^ratio: one constraints text per row" build/bench-smoke/bench.log && \
 	  grep -q "^one constraints text per row, all distinct .* of 2$$" build/bench-smoke/bench.log && \
+	  grep -q "^  the same, each table read again " build/bench-smoke/bench.log && \
+	  grep -q "^  each case's lists, each table read again .* of 2$$" build/bench-smoke/bench.log && \
 	  test -s build/bench-smoke/bench-distinct.svg && test -s build/bench-smoke/bench-patterns.svg || \
 	  { cat build/bench-smoke/bench.log; \
 	  echo "bench-smoke: the run did not print every section"; exit 1; }

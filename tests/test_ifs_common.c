@@ -283,6 +283,37 @@ START_TEST(seen_tells_returns) {
 }
 END_TEST
 
+/* With the time: how far the caller's count moved since the last sighting
+** (0 on the first); a tag added without the time was seen at time 0; a
+** record that cannot be allocated says so. */
+START_TEST(seen_tells_since) {
+  ifs_seen s;
+  ifs_seen_init(&s, 4, 2);
+  int before = -1;
+  uint32_t since = 99;
+  ck_assert_int_eq(ifs_seen_since(&s, 5ull << 32, 10, &before, &since), IFS_OK);
+  ck_assert_int_eq(before, 0);
+  ck_assert_uint_eq(since, 0);
+  ck_assert_int_eq(ifs_seen_since(&s, 5ull << 32, 25, &before, &since), IFS_OK);
+  ck_assert_int_eq(before, 1);
+  ck_assert_uint_eq(since, 15);
+  ck_assert_int_eq(ifs_seen_since(&s, 5ull << 32, 26, &before, &since), IFS_OK);
+  ck_assert_uint_eq(since, 1);
+  ck_assert_int_eq(seen_add(&s, 6ull << 32), 0);
+  ck_assert_int_eq(ifs_seen_since(&s, 6ull << 32, 100, &before, &since), IFS_OK);
+  ck_assert_int_eq(before, 1);
+  ck_assert_uint_eq(since, 100);
+  ifs_seen_free(&s);
+  ifs_seen_init(&s, 4, 2);
+  ifs_test_fail_nth(1);
+  ck_assert_int_eq(ifs_seen_since(&s, 7ull << 32, 1, &before, &since), IFS_NOMEM);
+  ifs_test_fail_nth(0);
+  ck_assert_int_eq(ifs_seen_since(&s, 7ull << 32, 2, &before, &since), IFS_OK);
+  ck_assert_int_eq(before, 0);
+  ifs_seen_free(&s);
+}
+END_TEST
+
 static Suite *common_suite(void) {
   Suite *s = suite_create("ifs_common");
   TCase *tc = tcase_create("core");
@@ -297,6 +328,7 @@ static Suite *common_suite(void) {
   tcase_add_test(tc, hash_properties);
   tcase_add_test(tc, hash_spreads_low_bits);
   tcase_add_test(tc, seen_tells_returns);
+  tcase_add_test(tc, seen_tells_since);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -1173,6 +1173,61 @@ START_TEST(test_rotation_past_the_cache) {
 }
 END_TEST
 
+/* Reads each case's flat text of round `round` (its words, a refusal
+** list, an id of the round) once, as a fresh evaluator would; returns the
+** texts compiled. */
+static size_t read_flat_round(ifs_evaluator *ev, int cases, int round) {
+  ifs_buf l, own, t;
+  ifs_buf_init(&l);
+  ifs_buf_init(&own);
+  ifs_buf_init(&t);
+  refusal_list(&l, 'c');
+  size_t before = ifs_test_evaluator_compiles(ev);
+  for (int c = 0; c < cases; c++) {
+    own_words(&own, c);
+    text_of2(&t, "{\"must_include\": @, \"must_exclude\": $, \"id\": #}", &own, &l,
+             round * cases + c);
+    one_row_as_fresh(ev, &t, c % 2 ? "Case1 word 3; Phrase c12." : "case0 WORD 9, sorry");
+  }
+  ifs_buf_free(&l);
+  ifs_buf_free(&own);
+  ifs_buf_free(&t);
+  return ifs_test_evaluator_compiles(ev) - before;
+}
+
+/* Flat texts that come back soon (a small table of texts seen once, read
+** again) are kept by their bytes; back late, after more rows than the plan
+** cache holds plans (a big one), they take the plan kept for their lists:
+** no compile, and no plan kept or dropped for them (keeping them compiled
+** every text the record of sightings still held, and dropped plans); back
+** soon after that, they are kept by their bytes.  Every answer is a fresh
+** evaluator's. */
+START_TEST(test_flat_texts_back_late) {
+  enum { CASES = 30 };
+  char other[32];
+  for (int late = 0; late < 2; late++) {
+    ifs_evaluator *ev = ifs_evaluator_new();
+    /* words kept at the second round, lists together at the third and
+    ** fourth (but for the first four texts of the third, which are not read
+    ** flat after 60 that were not: test_flat_texts_by_their_lists) */
+    static const size_t compiled[] = {CASES, CASES, CASES, CASES, 4, 0};
+    for (int round = 0; round < 6; round++)
+      ck_assert_uint_eq(read_flat_round(ev, CASES, round), compiled[round]);
+    for (int i = 0; late && i < 4096; i++) {   /* rows of other texts, each seen once */
+      snprintf(other, sizeof other, "{\"max_words\": %d}", i);
+      ck_assert(score_of(ev, "one two", other) == (i >= 2 ? 1.0 : 0.0));
+    }
+    ck_assert_uint_eq(read_flat_round(ev, CASES, 5), late ? 0 : CASES);
+    ck_assert_uint_eq(ifs_test_evaluator_plans_kept(ev), late ? 0 : CASES);
+    /* back soon now (30 rows later): kept by their bytes, then found */
+    ck_assert_uint_eq(read_flat_round(ev, CASES, 5), late ? CASES : 0);
+    ck_assert_uint_eq(read_flat_round(ev, CASES, 5), 0);
+    ck_assert_uint_eq(ifs_test_evaluator_plans_kept(ev), CASES);
+    ifs_evaluator_free(ev);
+  }
+}
+END_TEST
+
 START_TEST(test_invalid_bytes_and_nul) {
   /* response b"a\x80 b\0" : 3 words? no: 'a\udc80', 'b\x00' -> 2 words, 5 chars */
   ifs_evaluator *ev = ifs_evaluator_new();
@@ -1248,6 +1303,7 @@ static Suite *eval_suite(void) {
   tcase_add_test(tc, test_flat_texts_by_their_lists);
   tcase_add_test(tc, test_flat_texts_of_valid_utf8_only);
   tcase_add_test(tc, test_plans_by_lists_within_their_bound);
+  tcase_add_test(tc, test_flat_texts_back_late);
   tcase_add_test(tc, test_long_lists_kept);
   tcase_add_test(tc, test_plans_share_long_lists);
   tcase_add_test(tc, test_shared_plans_told_apart_by_bytes);
