@@ -66,6 +66,7 @@ typedef struct entry {
   uint32_t next;           /* the next entry of its chain, or of the free ones */
   cold_link after;         /* the list found cold after it, the last time */
   uint32_t named_by;       /* the entry whose link names it (NONE: none) */
+  uint32_t set_hot;        /* its set's hot bytes: asked for without reading the set */
 } entry;
 
 /* Short lists' first offers remembered (ifs_seen): twice as many as
@@ -208,7 +209,7 @@ size_t ifs_list_cache_find(ifs_list_cache *c, const char *s, size_t n, ifs_list 
   if (c->clock - e->last > RECENT_FINDS) {
     /* its set and text, which the row's search reads after the compile,
     ** come in meanwhile */
-    if (e->set) ifs_needle_set_prefetch(e->set);
+    if (e->set) ifs_needle_set_prefetch_bytes(e->set, e->set_hot);
     ifs_prefetch(e->list.text, e->list.tn < PREFETCH_MAX ? e->list.tn : PREFETCH_MAX);
     follow_cold(c, i);
   }
@@ -235,6 +236,8 @@ ifs_status ifs_list_cache_set(ifs_list_cache *c, const ifs_list *list, int likel
     ifs_status st = ifs_needle_set_new(e->list.text, span, k, likely ? k : 0, &e->set);
     ifs_free(span);
     if (st) return st;
+    size_t hot = ifs_needle_set_hot_bytes(e->set);
+    e->set_hot = hot < UINT32_MAX ? (uint32_t)hot : UINT32_MAX;
     size_t set_bytes = ifs_needle_set_bytes(e->set);
     e->bytes += set_bytes;
     c->bytes += set_bytes;
