@@ -6,6 +6,7 @@
 ** ifs_seen_add().
 */
 #include "ifs_common.h"
+#include "ifs_simd.h"
 #include <string.h>
 
 void ifs_buf_init(ifs_buf *b) {
@@ -141,8 +142,133 @@ static uint64_t hash_tail(uint64_t h, const unsigned char *s, size_t n) {
   return hash_mix(h, first | (uint64_t)last << 32);
 }
 
+/* ---- long texts: stripes of 64 bytes in eight lanes -------------------
+**
+** A constraints text of a table whose every row has its own (a kilobyte
+** with a case's lists) is hashed every row.  Past STRIPED_MIN bytes its
+** stripes of 64 go through eight 64-bit lanes, each word w of a lane
+** added as acc += rotate32(w) + lo32(w ^ key) * hi32(w ^ key) (XXH3's
+** accumulate, its secret eight fixed words): one 32x32-bit multiply per
+** eight bytes, which SSE2 and NEON do for two lanes at once and AVX2 for
+** four, where the step above is a 64-bit multiply and three more
+** instructions per eight bytes, in a chain.  Every loop gives the same
+** lanes, so the hash of a text is the same on every machine. */
+#define STRIPE 64
+#define STRIPED_MIN 256
+
+static const uint64_t lane_key[8] = {
+  0x9E3779B97F4A7C15ull, 0xC2B2AE3D27D4EB4Full, 0x165667B19E3779F9ull, 0x27D4EB2F165667C5ull,
+  0xFF51AFD7ED558CCDull, 0xC4CEB9FE1A85EC53ull, 0x85EBCA77C2B2AE63ull, 0x94D049BB133111EBull};
+
+#if !IFS_V16 || defined(IFS_TESTING)
+static void stripes_portable(uint64_t acc[8], const unsigned char *s, size_t stripes) {
+  for (size_t i = 0; i < stripes; i++, s += STRIPE)
+    for (int l = 0; l < 8; l++) {
+      uint64_t w, k;
+      memcpy(&w, s + 8 * l, 8);
+      k = w ^ lane_key[l];
+      acc[l] += (w << 32 | w >> 32) + (k & 0xFFFFFFFFu) * (k >> 32);
+    }
+}
+#endif
+
+#if IFS_X86_SIMD
+static void stripes_sse2(uint64_t acc[8], const unsigned char *s, size_t stripes) {
+  __m128i a[4], key[4];
+  for (int r = 0; r < 4; r++) {
+    a[r] = _mm_loadu_si128((const __m128i *)(const void *)(acc + 2 * r));
+    key[r] = _mm_loadu_si128((const __m128i *)(const void *)(lane_key + 2 * r));
+  }
+  for (size_t i = 0; i < stripes; i++, s += STRIPE)
+    for (int r = 0; r < 4; r++) {
+      __m128i w = _mm_loadu_si128((const __m128i *)(const void *)(s + 16 * r));
+      __m128i k = _mm_xor_si128(w, key[r]);
+      __m128i product = _mm_mul_epu32(k, _mm_srli_epi64(k, 32));
+      a[r] = _mm_add_epi64(a[r], _mm_add_epi64(product, _mm_shuffle_epi32(w, 0xB1)));
+    }
+  for (int r = 0; r < 4; r++) _mm_storeu_si128((__m128i *)(void *)(acc + 2 * r), a[r]);
+}
+
+__attribute__((target("avx2"))) static void stripes_avx2(uint64_t acc[8],
+                                                          const unsigned char *s,
+                                                          size_t stripes) {
+  __m256i a[2], key[2];
+  for (int r = 0; r < 2; r++) {
+    a[r] = IFS_LOAD32(acc + 4 * r);
+    key[r] = IFS_LOAD32(lane_key + 4 * r);
+  }
+  for (size_t i = 0; i < stripes; i++, s += STRIPE)
+    for (int r = 0; r < 2; r++) {
+      __m256i w = IFS_LOAD32(s + 32 * r);
+      __m256i k = _mm256_xor_si256(w, key[r]);
+      __m256i product = _mm256_mul_epu32(k, _mm256_srli_epi64(k, 32));
+      a[r] = _mm256_add_epi64(a[r], _mm256_add_epi64(product, _mm256_shuffle_epi32(w, 0xB1)));
+    }
+  for (int r = 0; r < 2; r++) _mm256_storeu_si256((__m256i *)(void *)(acc + 4 * r), a[r]);
+}
+#elif IFS_NEON
+static void stripes_neon(uint64_t acc[8], const unsigned char *s, size_t stripes) {
+  uint64x2_t a[4], key[4];
+  for (int r = 0; r < 4; r++) {
+    a[r] = vld1q_u64(acc + 2 * r);
+    key[r] = vld1q_u64(lane_key + 2 * r);
+  }
+  for (size_t i = 0; i < stripes; i++, s += STRIPE)
+    for (int r = 0; r < 4; r++) {
+      uint64x2_t w = vreinterpretq_u64_u8(vld1q_u8(s + 16 * r));
+      uint64x2_t k = veorq_u64(w, key[r]);
+      uint64x2_t product = vmull_u32(vmovn_u64(k), vshrn_n_u64(k, 32));
+      uint64x2_t rotated = vreinterpretq_u64_u32(vrev64q_u32(vreinterpretq_u32_u64(w)));
+      a[r] = vaddq_u64(a[r], vaddq_u64(product, rotated));
+    }
+  for (int r = 0; r < 4; r++) vst1q_u64(acc + 2 * r, a[r]);
+}
+#endif
+
+/* The lanes after the stripes of s (n / STRIPE of them), by the widest
+** loop the CPU has. */
+static void stripes(uint64_t acc[8], const unsigned char *s, size_t n) {
+#if IFS_X86_SIMD
+  if (__builtin_cpu_supports("avx2")) stripes_avx2(acc, s, n / STRIPE);
+  else stripes_sse2(acc, s, n / STRIPE);
+#elif IFS_NEON
+  stripes_neon(acc, s, n / STRIPE);
+#else
+  stripes_portable(acc, s, n / STRIPE);
+#endif
+}
+
+/* The hash of a long text: its stripes but the last, then its last 64
+** bytes as one more (overlapping the stripe before unless n is a multiple
+** of 64), by stripes_fn; each lane mixed apart (eight independent
+** multiplies, not a chain of them) and summed. */
+static uint64_t hash_striped(const unsigned char *s, size_t n,
+                             void (*stripes_fn)(uint64_t[8], const unsigned char *, size_t)) {
+  uint64_t acc[8];
+  for (int l = 0; l < 8; l++) acc[l] = lane_key[l] ^ n;
+  stripes_fn(acc, s, (n - 1) / STRIPE * STRIPE);
+  stripes_fn(acc, s + n - STRIPE, STRIPE);
+  uint64_t h = n * 0x9E3779B97F4A7C15ull;
+  for (int l = 0; l < 8; l++) h += hash_mix(lane_key[l], acc[l]);
+  h *= 0x9E3779B97F4A7C15ull;
+  return h ^ (h >> 32);
+}
+
+#ifdef IFS_TESTING
+static void stripes_by_portable(uint64_t acc[8], const unsigned char *s, size_t n) {
+  stripes_portable(acc, s, n / STRIPE);
+}
+
+/* The hash of a long text by the portable loop, which the vector loops
+** must match (test only). */
+uint64_t ifs_test_hash_portable(const void *p, size_t n) {
+  return n >= STRIPED_MIN ? hash_striped(p, n, stripes_by_portable) : ifs_hash_bytes(p, n);
+}
+#endif
+
 uint64_t ifs_hash_bytes(const void *p, size_t n) {
   const unsigned char *s = p;
+  if (n >= STRIPED_MIN) return hash_striped(s, n, stripes);
   uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
   size_t i = 0;
   if (n >= 64) {   /* four independent lanes: a long key is not one long chain */

@@ -95,8 +95,13 @@ void *ifs_arena_alloc(ifs_arena *a, size_t n);  /* 8-byte aligned; NULL on OOM *
 void ifs_arena_reset(ifs_arena *a);             /* empty, keeps one block */
 void ifs_arena_free(ifs_arena *a);
 
-/* A 64-bit hash of n bytes, eight at a time (cache keys; not for security). */
+/* A 64-bit hash of n bytes, eight at a time, a long text's 64 at a time
+** in eight lanes (cache keys; not for security). */
 uint64_t ifs_hash_bytes(const void *p, size_t n);
+#ifdef IFS_TESTING
+/* Test hook: the same hash by the portable loop the vector loops match. */
+uint64_t ifs_test_hash_portable(const void *p, size_t n);
+#endif
 
 /* A record of hashes seen, to tell a first sighting from a return (a cache
 ** keeps only what comes back): 32-bit tags of the hashes, `ways` to each

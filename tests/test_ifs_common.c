@@ -178,15 +178,32 @@ START_TEST(hash_known_values) {
   unsigned char bytes[70];   /* four lanes, a word and a tail */
   for (int i = 0; i < 70; i++) bytes[i] = (unsigned char)i;
   ck_assert_uint_eq(ifs_hash_bytes(bytes, 70), 0x0fc6d47231004173ull);
+  unsigned char text[1085];   /* 16 stripes and the last 64 bytes; 4 stripes */
+  for (int i = 0; i < 1085; i++) text[i] = (unsigned char)(i * 7 + 3);
+  ck_assert_uint_eq(ifs_hash_bytes(text, 1085), 0x7ee1612f3ec1bdccull);
+  ck_assert_uint_eq(ifs_hash_bytes(text, 256), 0x0b775fc75146a5adull);
+}
+END_TEST
+
+/* A long text's stripes give the portable loop's hash whichever loop the
+** CPU takes (SSE2, AVX2, NEON), at every length and alignment. */
+START_TEST(hash_of_long_texts_on_every_loop) {
+  static unsigned char buf[1400 + 8];
+  unsigned seed = 7;
+  for (size_t i = 0; i < sizeof buf; i++) buf[i] = (unsigned char)soup_next(&seed);
+  for (size_t n = 250; n <= 1400; n += 3)
+    for (size_t off = 0; off < 8; off += 3)
+      ck_assert_uint_eq(ifs_hash_bytes(buf + off, n), ifs_test_hash_portable(buf + off, n));
 }
 END_TEST
 
 /* What the caches rely on: the hash does not depend on alignment, and
-** changing any one byte, or the length, changes it. */
+** changing any one byte, or the length, changes it (every length to 64,
+** and long texts' about the stripes' start). */
 START_TEST(hash_properties) {
-  unsigned char buf[64 + 8], key[64];
+  static unsigned char buf[1100 + 8], key[1100];
   unsigned seed = 99;
-  for (size_t n = 0; n <= 64; n++) {
+  for (size_t n = 0; n <= 1085; n = n < 64 ? n + 1 : n < 250 ? 250 : n < 262 ? n + 1 : n + 823) {
     for (size_t i = 0; i < n; i++) key[i] = (unsigned char)soup_next(&seed);
     uint64_t h = ifs_hash_bytes(key, n);
     for (size_t off = 1; off < 8; off++) {
@@ -198,10 +215,8 @@ START_TEST(hash_properties) {
       ck_assert_uint_ne(ifs_hash_bytes(key, n), h);
       key[i] ^= 1;
     }
-    if (n < 64) {
-      key[n] = 0;
-      ck_assert_uint_ne(ifs_hash_bytes(key, n + 1), h);
-    }
+    key[n] = 0;
+    ck_assert_uint_ne(ifs_hash_bytes(key, n + 1), h);
   }
 }
 END_TEST
@@ -325,6 +340,7 @@ static Suite *common_suite(void) {
   tcase_add_test(tc, arena_reset_reuses_a_block);
   tcase_add_test(tc, arena_out_of_memory);
   tcase_add_test(tc, hash_known_values);
+  tcase_add_test(tc, hash_of_long_texts_on_every_loop);
   tcase_add_test(tc, hash_properties);
   tcase_add_test(tc, hash_spreads_low_bits);
   tcase_add_test(tc, seen_tells_returns);
