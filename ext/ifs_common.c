@@ -1,9 +1,9 @@
 /*
 ** ifs_common.c — the byte buffer, the arena, the hash of a text and the
-** record of hashes seen once (see ifs_common.h).
+** record of hashes seen, and when (see ifs_common.h).
 **
 ** Entry points: ifs_buf_append(), ifs_arena_alloc(), ifs_hash_bytes(),
-** ifs_seen_add().
+** ifs_seen_add(), ifs_seen_since().
 */
 #include "ifs_common.h"
 #include "ifs_simd.h"
@@ -259,10 +259,22 @@ static void stripes_by_portable(uint64_t acc[8], const unsigned char *s, size_t 
   stripes_portable(acc, s, n / STRIPE);
 }
 
-/* The hash of a long text by the portable loop, which the vector loops
-** must match (test only). */
-uint64_t ifs_test_hash_portable(const void *p, size_t n) {
-  return n >= STRIPED_MIN ? hash_striped(p, n, stripes_by_portable) : ifs_hash_bytes(p, n);
+#if IFS_X86_SIMD
+static void stripes_by_sse2(uint64_t acc[8], const unsigned char *s, size_t n) {
+  stripes_sse2(acc, s, n / STRIPE);
+}
+#endif
+
+/* The hash of a long text by loop `loop` (0: portable, 1: SSE2 where the
+** CPU is x86-64, else the widest it has), which must all agree (test
+** only). */
+uint64_t ifs_test_hash_by(int loop, const void *p, size_t n) {
+  if (n < STRIPED_MIN) return ifs_hash_bytes(p, n);
+  if (loop == 0) return hash_striped(p, n, stripes_by_portable);
+#if IFS_X86_SIMD
+  if (loop == 1) return hash_striped(p, n, stripes_by_sse2);
+#endif
+  return hash_striped(p, n, stripes);
 }
 #endif
 

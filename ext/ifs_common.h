@@ -99,8 +99,9 @@ void ifs_arena_free(ifs_arena *a);
 ** in eight lanes (cache keys; not for security). */
 uint64_t ifs_hash_bytes(const void *p, size_t n);
 #ifdef IFS_TESTING
-/* Test hook: the same hash by the portable loop the vector loops match. */
-uint64_t ifs_test_hash_portable(const void *p, size_t n);
+/* Test hook: the same hash by one loop (0: portable, 1: SSE2 on x86-64,
+** else the widest the CPU has), which the others must match. */
+uint64_t ifs_test_hash_by(int loop, const void *p, size_t n);
 #endif
 
 /* A record of hashes seen, to tell a first sighting from a return (a cache
