@@ -1323,7 +1323,8 @@ static plan *keep_by_lists(ifs_evaluator *ev, const flat_text *f) {
 typedef struct ahead {
   uint64_t h;             /* the text's hash */
   int in_table;           /* a kept plan has that hash */
-  int before;             /* else: the text was seen before (the record is made) */
+  int before;             /* else: the text was seen before (the record is made), */
+  uint32_t since;         /* that many rows ago, */
   int flat;               /* else: a flat text of lists the list cache holds, */
   flat_text f;            /* these, */
   plan *by_lists;         /* and the plan kept for them, if any */
@@ -1336,6 +1337,13 @@ typedef struct ahead {
 ** than the cache holds, read again, would otherwise compile each text the
 ** record still holds, and drop plans for them. */
 #define BACK_LATE_ROWS PLAN_MAX
+
+/* A text that comes back more rows than this after it was last seen is
+** compiled for its row and not kept: texts in a rotation that long keep
+** few of their plans until their next turn (of 5,000 texts about three
+** fifths, of 8,192 a fifth, of 30,000 almost none), and keeping one costs
+** its copy and, the cache full, a plan dropped. */
+#define KEEP_LATE_ROWS (2 * PLAN_MAX)
 
 /* The hash of a constraints text; asks for the lines of the kept plan it
 ** leads to (header, key and needle set, all at once), which get_plan()
@@ -1359,10 +1367,9 @@ static ifs_status plan_ahead(ifs_evaluator *ev, const char *cons, size_t cn, pla
     if (ev->table[i].set) ifs_needle_set_prefetch(ev->table[i].set);
     return IFS_OK;
   }
-  uint32_t since;
-  if (ifs_seen_since(&ev->seen, a->h, (uint32_t)ev->evaluation, &a->before, &since))
+  if (ifs_seen_since(&ev->seen, a->h, (uint32_t)ev->evaluation, &a->before, &a->since))
     return IFS_NOMEM;
-  if ((!a->before || since > BACK_LATE_ROWS) && read_flat(ev, cons, cn, &a->f)) {
+  if ((!a->before || a->since > BACK_LATE_ROWS) && read_flat(ev, cons, cn, &a->f)) {
     a->flat = 1;
     a->by_lists = expected && is_plan_of_lists(expected, &a->f) ? expected
                                                                  : lists_plan_of(ev, &a->f);
@@ -1372,8 +1379,8 @@ static ifs_status plan_ahead(ifs_evaluator *ev, const char *cons, size_t cn, pla
 
 /* The plan for a constraints text (raw bytes), as plan_ahead() found it:
 ** kept (by its text or its lists), or compiled; NULL when out of memory.
-** A text is kept by its text when it comes back, but for a flat text
-** back late (it is kept by its lists). */
+** A text is kept by its text when it comes back, but for a text back
+** late (a flat one is kept by its lists) or later still (KEEP_LATE_ROWS). */
 static plan *get_plan(ifs_evaluator *ev, const char *cons, size_t cn, const ahead *a) {
   uint64_t h = a->h;
   if (a->in_table) {
@@ -1394,10 +1401,10 @@ static plan *get_plan(ifs_evaluator *ev, const char *cons, size_t cn, const ahea
     return NULL;
   if (plan_size(&ev->work, cn) > PLAN_KEEP_BYTES) return &ev->work;
   int before = a->in_table ? 0 : a->before;   /* recorded ahead but for a hash kept */
-  uint32_t since;
+  uint32_t since = a->in_table ? 0 : a->since;
   if (a->in_table && ifs_seen_since(&ev->seen, h, (uint32_t)ev->evaluation, &before, &since))
     return NULL;
-  if (!before) return &ev->work;
+  if (!before || since > KEEP_LATE_ROWS) return &ev->work;
   plan *pl = plan_freeze(ev, cons, cn);
   if (!pl) return NULL;
   if (plans_insert(ev, pl, h)) { plan_free(pl); return NULL; }

@@ -1228,6 +1228,26 @@ START_TEST(test_flat_texts_back_late) {
 }
 END_TEST
 
+/* Texts back more than 8,192 rows after their last sighting are compiled
+** for their row and not kept (10,000 in rotation: no plan kept, none
+** dropped), where 8,000 in rotation are still kept (the cache full, a few
+** thousand of them kept each round).  Every answer is exact. */
+START_TEST(test_rotation_too_long_to_keep) {
+  int asked = 0;
+  ifs_evaluator *ev = ifs_evaluator_new();
+  ck_assert_int_eq(steady_rounds(ev, 10000, 0, 3, &asked), -1);
+  ck_assert_uint_eq(ifs_test_evaluator_plans_kept(ev), 0);
+  size_t before = ifs_test_evaluator_compiles(ev);
+  ck_assert_int_eq(steady_rounds(ev, 10000, 0, 1, &asked), -1);
+  ck_assert_uint_eq(ifs_test_evaluator_compiles(ev) - before, 10000);
+  ifs_evaluator_free(ev);
+  ev = ifs_evaluator_new();
+  ck_assert_int_eq(steady_rounds(ev, 8000, 0, 3, &asked), -1);
+  ck_assert_uint_gt(ifs_test_evaluator_plans_kept(ev), 2000);
+  ifs_evaluator_free(ev);
+}
+END_TEST
+
 START_TEST(test_invalid_bytes_and_nul) {
   /* response b"a\x80 b\0" : 3 words? no: 'a\udc80', 'b\x00' -> 2 words, 5 chars */
   ifs_evaluator *ev = ifs_evaluator_new();
@@ -1312,6 +1332,7 @@ static Suite *eval_suite(void) {
   tcase_add_test(tc, test_next_plan_asked_ahead);
   tcase_add_test(tc, test_next_plan_across_drops);
   tcase_add_test(tc, test_rotation_past_the_cache);
+  tcase_add_test(tc, test_rotation_too_long_to_keep);
   tcase_add_test(tc, test_invalid_bytes_and_nul);
   tcase_add_loop_test(tc, test_strip_fences, 0, sizeof fences / sizeof fences[0]);
   tcase_add_test(tc, test_out_of_memory_everywhere);
