@@ -1300,8 +1300,7 @@ static plan *keep_by_lists(ifs_evaluator *ev, const flat_text *f) {
   }
   uint64_t h = lists_hash(f);
   int before;
-  uint32_t since;
-  if (ifs_seen_since(&ev->seen, h, (uint32_t)ev->evaluation, &before, &since)) return NULL;
+  if (ifs_seen_add(&ev->seen, h, &before)) return NULL;
   if (!before || plan_size(w, 0) > ev->lists_bound / 8) return w;
   if (!ev->by_lists &&
       !(ev->by_lists = tagged_slots(BY_LISTS_SLOTS, sizeof *ev->by_lists, &ev->lists_tags)))
