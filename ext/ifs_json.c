@@ -644,14 +644,40 @@ ifs_status ifs_json_parse_known(const char *s, size_t n, ifs_arena *a, ifs_json_
 /* ---- flat objects ---- */
 
 static size_t flat_ws(const unsigned char *s, size_t n, size_t i) {
-  while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) i++;
+  while (i < n && s[i] <= ' ' && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
+    i++;
   return i;
 }
 
+#if IFS_V16
+/* The bytes of the sixteen at p that end a plain string or may not be in
+** one ('"', '\\', outside printable ASCII), as ifs_v16_bits. */
+static uint64_t flat_stops16(const unsigned char *p) {
+  ifs_v16 x = ifs_v16_load(p);
+  ifs_v16 ends = ifs_v16_or(ifs_v16_eq(x, ifs_v16_splat('"')), ifs_v16_eq(x, ifs_v16_splat('\\')));
+  return ifs_v16_bits(ifs_v16_or(ends, ifs_v16_unprintable(x)));
+}
+#endif
+
 /* The end of a string at s[i] ('"') of printable ASCII without escapes
-** (its value is its bytes), or 0 for any other. */
+** (its value is its bytes), or 0 for any other.  With vectors, sixteen
+** bytes a step (a key or an id ends in the first); the last step takes
+** the input's last sixteen bytes, less those before i. */
 static size_t flat_string(const unsigned char *s, size_t n, size_t i) {
-  for (i++; i < n && s[i] >= 0x20 && s[i] < 0x7F && s[i] != '\\'; i++)
+  i++;
+#if IFS_V16
+  if (n >= 16) {
+    for (; i < n; i += 16) {
+      uint64_t stops = n - i >= 16 ? flat_stops16(s + i)
+                                   : flat_stops16(s + n - 16) >> (16 - (n - i)) * IFS_V16_STRIDE;
+      if (!stops) continue;
+      i += ifs_v16_first(stops);
+      return s[i] == '"' ? i + 1 : 0;
+    }
+    return 0;
+  }
+#endif
+  for (; i < n && s[i] >= 0x20 && s[i] < 0x7F && s[i] != '\\'; i++)
     if (s[i] == '"') return i + 1;
   return 0;
 }

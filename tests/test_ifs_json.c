@@ -991,6 +991,51 @@ START_TEST(test_flat_objects) {
 }
 END_TEST
 
+/* A plain string's bytes, eight at a time and one by one: in a key or a
+** value of every length to 24, every byte at every place is taken when
+** printable ASCII (not '"' or '\\'), else the object is not flat; a
+** string the input's end cuts off is not taken. */
+START_TEST(test_flat_string_bytes) {
+  known_log k = {"[]", {0}};
+  ifs_buf_init(&k.asked);
+  ifs_buf text;
+  ifs_buf_init(&text);
+  for (int in_value = 0; in_value < 2; in_value++)
+    for (size_t len = 1; len <= 24; len++)
+      for (size_t at = 0; at < len; at++)
+        for (unsigned b = 0; b < 256; b++) {
+          char str[24];
+          memset(str, 'k', len);
+          str[at] = (char)b;
+          ifs_buf_clear(&text);
+          ifs_buf_append_str(&text, in_value ? "{\"key\": \"" : "{\"");
+          ifs_buf_append(&text, str, len);
+          ifs_buf_append_str(&text, in_value ? "\"}" : "\": \"value of a key\"}");
+          int plain = b >= 0x20 && b < 0x7F && b != '"' && b != '\\';
+          ifs_buf_clear(&k.asked);
+          ck_assert_msg(ifs_json_scan_flat(text.p, text.len, flat_member, &k) == plain,
+                        "byte %02x at %zu of %zu (%s)", b, at, len, in_value ? "value" : "key");
+        }
+  /* a string cut off by the input's end, and one ended by it */
+  for (size_t len = 0; len <= 24; len++)
+    for (int closed = 0; closed < 2; closed++) {
+      ifs_buf_clear(&text);
+      ifs_buf_append_str(&text, "{\"key\": \"");
+      for (size_t j = 0; j < len; j++) ifs_buf_append_char(&text, 'k');
+      if (closed) ifs_buf_append_char(&text, '"');
+      char *exact = malloc(text.len);   /* a read past its end, the sanitizers see */
+      ck_assert_ptr_nonnull(exact);
+      memcpy(exact, text.p, text.len);
+      ck_assert(!ifs_json_scan_flat(exact, text.len, flat_member, &k));
+      free(exact);
+      ifs_buf_append_str(&text, closed ? "}" : "\"}");
+      ck_assert(ifs_json_scan_flat(text.p, text.len, flat_member, &k));
+    }
+  ifs_buf_free(&text);
+  ifs_buf_free(&k.asked);
+}
+END_TEST
+
 START_TEST(test_get) {
   static const char doc[] = "{\"a\":1,\"max_words\":2,\"a\\u0000\":3,\"\":4,\"a\":5}";
   ifs_arena a;
@@ -1098,6 +1143,7 @@ static Suite *json_suite(void) {
   tcase_add_test(tc, test_get);
   tcase_add_test(tc, test_known_arrays);
   tcase_add_test(tc, test_flat_objects);
+  tcase_add_test(tc, test_flat_string_bytes);
   tcase_add_test(tc, test_nomem);
   suite_add_tcase(s, tc);
   return s;
