@@ -334,7 +334,7 @@ static ifs_seen_slot *seen_put(ifs_seen *s, uint64_t h, int *before) {
     x ^= x >> 17;
     x ^= x << 5;
     s->rng = x;
-    empty = x % s->ways;
+    empty = x & (s->ways - 1);   /* (a power of two) */
   }
   set[empty] = (ifs_seen_slot){tag, 0};
   *before = 0;

@@ -392,11 +392,23 @@ static ifs_status plan_arg(ifs_evaluator *ev, plan_check *c, const ifs_jval *v, 
   return rc;
 }
 
-/* The kind whose key is key[0..len), or -1 for none. */
+/* The kind whose key is key[0..len), or -1 for none: the one kind it
+** could be, by its length and a byte that tells the names of a length
+** apart, then compared whole (at a length known here, without a call). */
 static int kind_of_key(const char *key, size_t len) {
-  for (int k = 0; k <= IFS_REGEX; k++)
-    if (kind_names[k].len == len && memcmp(kind_names[k].s, key, len) == 0) return k;
-  return -1;
+  int k;
+  switch (len) {
+  case 5:
+    return memcmp(key, kind_names[IFS_REGEX].s, 5) == 0 ? IFS_REGEX : -1;
+  case 9:
+    k = key[1] == 'i' ? IFS_MIN_WORDS : key[4] == 'w' ? IFS_MAX_WORDS : IFS_MAX_CHARS;
+    return memcmp(key, kind_names[k].s, 9) == 0 ? k : -1;
+  case 12:
+    k = key[5] == 'b' ? IFS_MUST_BE_JSON : key[5] == 'i' ? IFS_MUST_INCLUDE : IFS_MUST_EXCLUDE;
+    return memcmp(key, kind_names[k].s, 12) == 0 ? k : -1;
+  default:
+    return -1;
+  }
 }
 
 /* The value of each known key of a constraints object (NULL: absent), in
