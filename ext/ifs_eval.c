@@ -261,6 +261,7 @@ struct ifs_evaluator {
   size_t lists_copied;
   size_t lists_in_place;
   size_t compiles;
+  size_t table_looks;
   int same_hash;
   int share_from_set;
   size_t share_from;
@@ -1333,6 +1334,8 @@ static plan *keep_by_lists(ifs_evaluator *ev, const flat_text *f) {
 /* What a row learns of its plan before its response is read (plan_ahead). */
 typedef struct ahead {
   uint64_t h;             /* the text's hash */
+  int unrecorded;         /* a flat text of the plan the link names, recorded */
+                          /* after the response (its line asked for); else */
   int in_table;           /* a kept plan has that hash */
   int before;             /* else: the text was seen before (the record is made), */
   uint32_t since;         /* that many rows ago, */
@@ -1356,31 +1359,62 @@ typedef struct ahead {
 ** its copy and, the cache full, a plan dropped. */
 #define KEEP_LATE_ROWS (2 * PLAN_MAX)
 
+/* Records this row's sighting of the text of hash a->h: a->before, since. */
+static ifs_status record_sighting(ifs_evaluator *ev, ahead *a) {
+  return ifs_seen_since(&ev->seen, a->h, (uint32_t)ev->evaluation, &a->before, &a->since);
+}
+
+/* Whether the text a recorded is back soon: seen before, not late. */
+static int back_soon(const ahead *a) { return a->before && a->since <= BACK_LATE_ROWS; }
+
+/* The slot of the first kept plan of hash h, or PLAN_TABLE: none. */
+static size_t table_look(ifs_evaluator *ev, uint64_t h) {
+#ifdef IFS_TESTING
+  ev->table_looks++;
+#endif
+  return ev->table ? slot_of_hash(ev, h, (size_t)h & (PLAN_TABLE - 1)) : PLAN_TABLE;
+}
+
 /* The hash of a constraints text; asks for the lines of the kept plan it
 ** leads to (header, key and needle set, all at once), which get_plan()
 ** reads after the response: in a table whose every case has its own
 ** constraints each row's plan is cold, and its lines come in while the
 ** response is read.  The slot holds the set, so that it is asked for
-** without waiting for the header.  A text seen for the first time is
-** recorded, and read flat when it can be (read_flat): a plan kept for its
-** lists, if any, is asked for instead; so is a text back late
-** (BACK_LATE_ROWS). */
+** without waiting for the header.  A text not kept is recorded, and, seen
+** for the first time or back late (BACK_LATE_ROWS), read flat when it can
+** be (read_flat): a plan kept for its lists, if any, is asked for.  When
+** the link names a plan kept by lists (expected), the text is read flat
+** first: a flat text of that plan's lists takes it without a look at the
+** plan table, and is recorded after the response is read (get_plan), its
+** record's line asked for now (the two lines a row of a table of texts
+** seen once waited for most, with the table's tag). */
 static ifs_status plan_ahead(ifs_evaluator *ev, const char *cons, size_t cn, plan *expected,
                              ahead *a) {
-  a->h = plan_hash(ev, cons, cn);
-  size_t i = ev->table ? slot_of_hash(ev, a->h, (size_t)a->h & (PLAN_TABLE - 1)) : PLAN_TABLE;
-  a->in_table = i != PLAN_TABLE;
-  a->flat = 0;
+  a->unrecorded = a->in_table = a->flat = 0;
   a->by_lists = NULL;
   ev->flat_missed = NULL;
+  a->h = plan_hash(ev, cons, cn);
+  int read = 0, flat = 0;
+  if (expected) {
+    read = 1;
+    flat = read_flat(ev, cons, cn, &a->f);
+    if (flat && is_plan_of_lists(expected, &a->f)) {
+      a->unrecorded = a->flat = 1;
+      ifs_seen_prefetch(&ev->seen, a->h);
+      a->by_lists = expected;
+      return IFS_OK;
+    }
+  }
+  size_t i = table_look(ev, a->h);
+  a->in_table = i != PLAN_TABLE;
   if (a->in_table) {
     prefetch_head_and_key(ev->table[i].pl, cn);
     if (ev->table[i].set) ifs_needle_set_prefetch(ev->table[i].set);
     return IFS_OK;
   }
-  if (ifs_seen_since(&ev->seen, a->h, (uint32_t)ev->evaluation, &a->before, &a->since))
-    return IFS_NOMEM;
-  if ((!a->before || a->since > BACK_LATE_ROWS) && read_flat(ev, cons, cn, &a->f)) {
+  if (record_sighting(ev, a)) return IFS_NOMEM;
+  if (!read && !back_soon(a)) flat = read_flat(ev, cons, cn, &a->f);
+  if (flat && !back_soon(a)) {
     a->flat = 1;
     a->by_lists = expected && is_plan_of_lists(expected, &a->f) ? expected
                                                                  : lists_plan_of(ev, &a->f);
@@ -1391,8 +1425,17 @@ static ifs_status plan_ahead(ifs_evaluator *ev, const char *cons, size_t cn, pla
 /* The plan for a constraints text (raw bytes), as plan_ahead() found it:
 ** kept (by its text or its lists), or compiled; NULL when out of memory.
 ** A text is kept by its text when it comes back, but for a text back
-** late (a flat one is kept by its lists) or later still (KEEP_LATE_ROWS). */
-static plan *get_plan(ifs_evaluator *ev, const char *cons, size_t cn, const ahead *a) {
+** late (a flat one is kept by its lists) or later still (KEEP_LATE_ROWS).
+** A flat text of the plan the link names is recorded here first: back
+** soon, it is looked up in the plan table, and kept, as any text. */
+static plan *get_plan(ifs_evaluator *ev, const char *cons, size_t cn, ahead *a) {
+  if (a->unrecorded) {
+    if (record_sighting(ev, a)) return NULL;
+    if (!back_soon(a)) return a->by_lists;
+    a->flat = 0;
+    a->by_lists = NULL;
+    a->in_table = table_look(ev, a->h) != PLAN_TABLE;
+  }
   uint64_t h = a->h;
   if (a->in_table) {
     for (size_t i = slot_of_hash(ev, h, (size_t)h & (PLAN_TABLE - 1)); i < PLAN_TABLE;
@@ -2008,6 +2051,8 @@ size_t ifs_test_evaluator_lists_in_place(const ifs_evaluator *ev) { return ev->l
 size_t ifs_test_evaluator_plans_kept(const ifs_evaluator *ev) { return ev->count; }
 
 size_t ifs_test_evaluator_compiles(const ifs_evaluator *ev) { return ev->compiles; }
+
+size_t ifs_test_evaluator_table_looks(const ifs_evaluator *ev) { return ev->table_looks; }
 
 size_t ifs_test_evaluator_plans_sharing(const ifs_evaluator *ev) {
   size_t n = 0;

@@ -109,6 +109,10 @@ size_t ifs_test_evaluator_plans_kept(const ifs_evaluator *ev);
 /* Test hook: how many constraints texts have been compiled. */
 size_t ifs_test_evaluator_compiles(const ifs_evaluator *ev);
 
+/* Test hook: how many times a row has looked its text up in the plan
+** table (a flat text of the plan the link names does not). */
+size_t ifs_test_evaluator_table_looks(const ifs_evaluator *ev);
+
 /* Test hook: how many kept plans share a list with the list cache. */
 size_t ifs_test_evaluator_plans_sharing(const ifs_evaluator *ev);
 

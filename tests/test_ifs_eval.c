@@ -1228,6 +1228,26 @@ START_TEST(test_flat_texts_back_late) {
 }
 END_TEST
 
+/* A table of flat texts seen once read in a steady order: once each row's
+** link names the plan kept for its lists, its text is not looked up in the
+** plan table (nor compiled); back soon, it is looked up, and kept by its
+** bytes, as any text.  Every answer is a fresh evaluator's. */
+START_TEST(test_flat_texts_of_the_linked_plan) {
+  enum { CASES = 30 };
+  ifs_evaluator *ev = ifs_evaluator_new();
+  for (int round = 0; round < 6; round++) read_flat_round(ev, CASES, round);
+  size_t looks = ifs_test_evaluator_table_looks(ev);
+  ck_assert_uint_eq(read_flat_round(ev, CASES, 6), 0);   /* each text new */
+  ck_assert_uint_eq(ifs_test_evaluator_table_looks(ev), looks);
+  ck_assert_uint_eq(ifs_test_evaluator_plans_kept(ev), 0);
+  ck_assert_uint_eq(read_flat_round(ev, CASES, 6), CASES);   /* back soon */
+  ck_assert_uint_eq(ifs_test_evaluator_table_looks(ev), looks + CASES);
+  ck_assert_uint_eq(ifs_test_evaluator_plans_kept(ev), CASES);
+  ck_assert_uint_eq(read_flat_round(ev, CASES, 6), 0);   /* found by their bytes */
+  ifs_evaluator_free(ev);
+}
+END_TEST
+
 /* Texts back more than 8,192 rows after their last sighting are compiled
 ** for their row and not kept (10,000 in rotation: no plan kept, none
 ** dropped), where 8,000 in rotation are still kept (the cache full, a few
@@ -1324,6 +1344,7 @@ static Suite *eval_suite(void) {
   tcase_add_test(tc, test_flat_texts_of_valid_utf8_only);
   tcase_add_test(tc, test_plans_by_lists_within_their_bound);
   tcase_add_test(tc, test_flat_texts_back_late);
+  tcase_add_test(tc, test_flat_texts_of_the_linked_plan);
   tcase_add_test(tc, test_long_lists_kept);
   tcase_add_test(tc, test_plans_share_long_lists);
   tcase_add_test(tc, test_shared_plans_told_apart_by_bytes);
