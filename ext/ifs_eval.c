@@ -1386,8 +1386,8 @@ static size_t table_look(ifs_evaluator *ev, uint64_t h) {
 ** the link names a plan kept by lists (expected), the text is read flat
 ** first: a flat text of that plan's lists takes it without a look at the
 ** plan table, and is recorded after the response is read (get_plan), its
-** record's line asked for now (the two lines a row of a table of texts
-** seen once waited for most, with the table's tag). */
+** record's line asked for now: the table's tag and the record's line were
+** cold lines such a row waited for. */
 static ifs_status plan_ahead(ifs_evaluator *ev, const char *cons, size_t cn, plan *expected,
                              ahead *a) {
   a->unrecorded = a->in_table = a->flat = 0;

@@ -54,7 +54,7 @@ static inline ifs_v16 ifs_v16_and(ifs_v16 a, ifs_v16 b) { return _mm_and_si128(a
 static inline ifs_v16 ifs_v16_or(ifs_v16 a, ifs_v16 b) { return _mm_or_si128(a, b); }
 static inline uint64_t ifs_v16_bits(ifs_v16 m) { return (uint64_t)(unsigned)_mm_movemask_epi8(m); }
 /* Bytes outside printable ASCII: below 0x20 or past 0x7E (as signed
-** bytes, those past 0x7F are below 0x20 too). */
+** bytes, 0x80 and up are below 0x20 too). */
 static inline ifs_v16 ifs_v16_unprintable(ifs_v16 x) {
   return _mm_or_si128(_mm_cmplt_epi8(x, _mm_set1_epi8(0x20)), _mm_cmpeq_epi8(x, _mm_set1_epi8(0x7F)));
 }
