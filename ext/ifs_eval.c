@@ -1454,11 +1454,9 @@ static plan *get_plan(ifs_evaluator *ev, const char *cons, size_t cn, ahead *a) 
   if (internal_form(cons, cn, &ev->cons_in, &in, &in_n) || compile_plan(ev, in, in_n))
     return NULL;
   if (plan_size(&ev->work, cn) > PLAN_KEEP_BYTES) return &ev->work;
-  int before = a->in_table ? 0 : a->before;   /* recorded ahead but for a hash kept */
-  uint32_t since = a->in_table ? 0 : a->since;
-  if (a->in_table && ifs_seen_since(&ev->seen, h, (uint32_t)ev->evaluation, &before, &since))
-    return NULL;
-  if (!before || since > KEEP_LATE_ROWS) return &ev->work;
+  /* a text was recorded ahead but for a hash some kept plan has */
+  if (a->in_table && record_sighting(ev, a)) return NULL;
+  if (!a->before || a->since > KEEP_LATE_ROWS) return &ev->work;
   plan *pl = plan_freeze(ev, cons, cn);
   if (!pl) return NULL;
   if (plans_insert(ev, pl, h)) { plan_free(pl); return NULL; }
