@@ -587,7 +587,8 @@ static size_t known_list(void *arg, const char *key, size_t key_len, const char 
 typedef struct flat_text {
   ifs_evaluator *ev;
   ifs_list list[2];       /* must_include's, must_exclude's, */
-  int have[2];            /* when the text has it */
+  int have[2];            /* when the text has it, */
+  const plan_list *likely[2];   /* and where it likely is (NULL: not known) */
 } flat_text;
 
 /* ifs_json_scan_flat()'s member: a list of needles the list cache holds,
@@ -601,7 +602,10 @@ static size_t flat_member(void *arg, const char *key, size_t key_len, const char
   int l_ex = k == IFS_MUST_EXCLUDE;
   if ((k != IFS_MUST_INCLUDE && !l_ex) || f->have[l_ex] || s[0] != '[')
     return IFS_JSON_NOT_FLAT;
-  size_t len = ifs_list_cache_find(f->ev->compiled, s, n, &f->list[l_ex]);
+  const plan_list *at = f->likely[l_ex];
+  size_t len = at ? ifs_list_cache_find_at(f->ev->compiled, at->slot, at->kept, s, n,
+                                           &f->list[l_ex])
+                  : ifs_list_cache_find(f->ev->compiled, s, n, &f->list[l_ex]);
   if (!len) f->ev->flat_missed = s;
   if (!len || !f->list[l_ex].strict) return IFS_JSON_NOT_FLAT;
   f->have[l_ex] = 1;
@@ -616,16 +620,30 @@ static size_t flat_member(void *arg, const char *key, size_t key_len, const char
 ** found brings reading back on every row. */
 #define FLAT_MISSES_MAX 16
 
+/* The lists of plan pl, kept by its lists, by kind (likely[0]
+** must_include's, likely[1] must_exclude's; NULL: none): its shared lists
+** are in that order (keep_by_lists). */
+static void lists_of(const plan *pl, const plan_list *likely[2]) {
+  const plan_list *shared = plan_shared(pl);
+  likely[0] = pl->n_include && pl->nshared ? shared : NULL;
+  likely[1] = pl->nshared > (likely[0] != NULL) ? shared + (likely[0] != NULL) : NULL;
+}
+
 /* 1 when constraints text cons (raw bytes) is a flat text whose lists
 ** (one at least) the list cache holds, in *f.  Then the text is valid
 ** UTF-8 (ASCII but for those lists), its own internal form, and its
 ** plan's checks are those lists' (compile_plan() would copy them).  0,
-** without reading it, for most texts after FLAT_MISSES_MAX that were not. */
-static int read_flat(ifs_evaluator *ev, const char *cons, size_t cn, flat_text *f) {
+** without reading it, for most texts after FLAT_MISSES_MAX that were not.
+** expected: a plan kept by its lists that this text likely has (NULL:
+** none), whose lists are then compared first. */
+static int read_flat(ifs_evaluator *ev, const char *cons, size_t cn, const plan *expected,
+                     flat_text *f) {
   size_t misses = ev->flat_misses++;
   if (misses >= FLAT_MISSES_MAX && misses % FLAT_MISSES_MAX) return 0;
   f->ev = ev;
   f->have[0] = f->have[1] = 0;
+  f->likely[0] = f->likely[1] = NULL;
+  if (expected) lists_of(expected, f->likely);
   if (!ev->compiled || !ifs_json_scan_flat(cons, cn, flat_member, f) ||
       !(f->have[0] || f->have[1]))
     return 0;
@@ -1384,7 +1402,8 @@ static size_t table_look(ifs_evaluator *ev, uint64_t h) {
 ** for the first time or back late (BACK_LATE_ROWS), read flat when it can
 ** be (read_flat): a plan kept for its lists, if any, is asked for.  When
 ** the link names a plan kept by lists (expected), the text is read flat
-** first: a flat text of that plan's lists takes it without a look at the
+** first, each list compared with that plan's own where the list cache
+** holds it: a flat text of that plan's lists takes it without a look at the
 ** plan table, and is recorded after the response is read (get_plan), its
 ** record's line asked for now: the table's tag and the record's line were
 ** cold lines such a row waited for. */
@@ -1397,7 +1416,7 @@ static ifs_status plan_ahead(ifs_evaluator *ev, const char *cons, size_t cn, pla
   int read = 0, flat = 0;
   if (expected) {
     read = 1;
-    flat = read_flat(ev, cons, cn, &a->f);
+    flat = read_flat(ev, cons, cn, expected, &a->f);
     if (flat && is_plan_of_lists(expected, &a->f)) {
       a->unrecorded = a->flat = 1;
       ifs_seen_prefetch(&ev->seen, a->h);
@@ -1413,7 +1432,7 @@ static ifs_status plan_ahead(ifs_evaluator *ev, const char *cons, size_t cn, pla
     return IFS_OK;
   }
   if (record_sighting(ev, a)) return IFS_NOMEM;
-  if (!read && !back_soon(a)) flat = read_flat(ev, cons, cn, &a->f);
+  if (!read && !back_soon(a)) flat = read_flat(ev, cons, cn, NULL, &a->f);
   if (flat && !back_soon(a)) {
     a->flat = 1;
     a->by_lists = expected && is_plan_of_lists(expected, &a->f) ? expected
@@ -2051,6 +2070,10 @@ size_t ifs_test_evaluator_plans_kept(const ifs_evaluator *ev) { return ev->count
 size_t ifs_test_evaluator_compiles(const ifs_evaluator *ev) { return ev->compiles; }
 
 size_t ifs_test_evaluator_table_looks(const ifs_evaluator *ev) { return ev->table_looks; }
+
+size_t ifs_test_evaluator_list_lookups(const ifs_evaluator *ev) {
+  return ev->compiled ? ifs_test_list_cache_lookups(ev->compiled) : 0;
+}
 
 size_t ifs_test_evaluator_plans_sharing(const ifs_evaluator *ev) {
   size_t n = 0;

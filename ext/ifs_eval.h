@@ -113,6 +113,11 @@ size_t ifs_test_evaluator_compiles(const ifs_evaluator *ev);
 ** table (a flat text of the plan the link names does not). */
 size_t ifs_test_evaluator_table_looks(const ifs_evaluator *ev);
 
+/* Test hook: how many lists the list cache has looked up by their hash
+** (a flat text of the plan the link names finds its lists where that
+** plan says they are). */
+size_t ifs_test_evaluator_list_lookups(const ifs_evaluator *ev);
+
 /* Test hook: how many kept plans share a list with the list cache. */
 size_t ifs_test_evaluator_plans_sharing(const ifs_evaluator *ev);
 

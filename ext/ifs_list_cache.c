@@ -15,6 +15,9 @@
 ** on it.  A chain holds at most IFS_LIST_CACHE_ALIKE entries (a list more
 ** takes the place of one of them, at random), so that lists alike in their
 ** first bytes, or made to collide, cannot make a look-up compare more.
+** A caller that knows where the list likely is (a plan kept by its lists
+** names them by slot and kept) compares that entry first: no hash, and no
+** chain of cold entries walked (ifs_list_cache_find_at).
 **
 ** Asking ahead: a table of texts seen once, read again in its order,
 ** finds each case's own words once a run, cold, in the same order each
@@ -35,7 +38,7 @@
 ** nearly every row (a refusal list) is always among the latest.  A set
 ** counts once built: it goes over the bound until the next offer.
 **
-** Entry points: ifs_list_cache_find(), ifs_list_cache_offer().
+** Entry points: ifs_list_cache_find() (and _find_at()), ifs_list_cache_offer().
 */
 #include "ifs_list_cache.h"
 #include "ifs_text.h"
@@ -86,6 +89,9 @@ struct ifs_list_cache {
   size_t bound;            /* IFS_LIST_CACHE_BYTES (a test may set less) */
   uint32_t last_cold;      /* the list found cold last (NONE: none yet) */
   ifs_seen seen;
+#ifdef IFS_TESTING
+  size_t lookups;          /* chains looked up by finds */
+#endif
 };
 
 ifs_list_cache *ifs_list_cache_new(void) {
@@ -202,9 +208,9 @@ static void follow_cold(ifs_list_cache *c, uint32_t i) {
   ifs_prefetch(x->block, x->block_bytes < PREFETCH_MAX ? x->block_bytes : PREFETCH_MAX);
 }
 
-size_t ifs_list_cache_find(ifs_list_cache *c, const char *s, size_t n, ifs_list *list) {
-  uint32_t i = lookup(c, s, n, 0);
-  if (i == NONE) return 0;
+/* The list of entry i found, s[0..n) starting with its JSON (see
+** ifs_list_cache_find). */
+static size_t found_entry(ifs_list_cache *c, uint32_t i, ifs_list *list) {
   entry *e = &c->e[i];
   if (c->clock - e->last > RECENT_FINDS) {
     /* its set and text, which the row's search reads after the compile,
@@ -219,6 +225,22 @@ size_t ifs_list_cache_find(ifs_list_cache *c, const char *s, size_t n, ifs_list 
   list->kept = e->kept;
   list->finds = ++e->finds;
   return e->jn;
+}
+
+size_t ifs_list_cache_find(ifs_list_cache *c, const char *s, size_t n, ifs_list *list) {
+#ifdef IFS_TESTING
+  c->lookups++;
+#endif
+  uint32_t i = lookup(c, s, n, 0);
+  return i == NONE ? 0 : found_entry(c, i, list);
+}
+
+size_t ifs_list_cache_find_at(ifs_list_cache *c, size_t at, uint64_t kept, const char *s,
+                              size_t n, ifs_list *list) {
+  const entry *e = at < c->used ? &c->e[at] : NULL;
+  if (e && e->last && e->kept == kept && e->jn <= n && memcmp(e->json, s, e->jn) == 0)
+    return found_entry(c, (uint32_t)at, list);
+  return ifs_list_cache_find(c, s, n, list);
 }
 
 ifs_status ifs_list_cache_set(ifs_list_cache *c, const ifs_list *list, int likely,
@@ -453,6 +475,8 @@ size_t ifs_test_list_cache_bytes(const ifs_list_cache *c, size_t *kept) {
   }
   return sum == c->bytes && *kept == c->n ? sum : (size_t)-1;
 }
+
+size_t ifs_test_list_cache_lookups(const ifs_list_cache *c) { return c->lookups; }
 
 size_t ifs_test_list_cache_after(const ifs_list_cache *c, size_t slot) {
   const cold_link *x = &c->e[slot].after;

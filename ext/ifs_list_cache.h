@@ -67,6 +67,13 @@ void ifs_list_cache_free(ifs_list_cache *c);
 ** next ifs_list_cache_offer that is not told it is held. */
 size_t ifs_list_cache_find(ifs_list_cache *c, const char *s, size_t n, ifs_list *list);
 
+/* ifs_list_cache_find() told where the list s[0..n) starts with likely is
+** (at and kept, as a list found before was: ifs_list_cache_json): that
+** entry is compared first, without hashing s or walking a chain of cold
+** entries (a row whose plan the row before named knows its lists). */
+size_t ifs_list_cache_find_at(ifs_list_cache *c, size_t at, uint64_t kept, const char *s,
+                              size_t n, ifs_list *list);
+
 /* The needle set of a list found (ifs_list_cache_find), built the first
 ** time it is asked for (likely: the list's needles are expected found, a
 ** must_include list's, as ifs_needle_set_new takes), and the text its
@@ -98,6 +105,11 @@ void ifs_test_list_cache_bound(ifs_list_cache *c, size_t bytes);
 ** holds (*kept); (size_t)-1 when the count is not their sum, or a link
 ** names a list not held or not named by it. */
 size_t ifs_test_list_cache_bytes(const ifs_list_cache *c, size_t *kept);
+
+/* Test hook: how many finds looked their list up by its hash (every
+** ifs_list_cache_find; an ifs_list_cache_find_at only when not told
+** right). */
+size_t ifs_test_list_cache_lookups(const ifs_list_cache *c);
 
 /* Test hook: the entry of the list found cold after the list of entry
 ** `slot` was, the last time, while both are held; (size_t)-1 when there is

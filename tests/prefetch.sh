@@ -7,8 +7,9 @@
 # with every test passing.  This reads the objects' machine code: the
 # evaluator's plan_ahead (the row's plan, kept by its text or its lists,
 # asked for before the response is read) and prefetch_next (the next row's),
-# ifs_needle_set_prefetch_bytes (the set's) and ifs_list_cache_find (a list
-# found cold: its needles' text) must each hold a prefetch instruction.
+# ifs_needle_set_prefetch_bytes (the set's) and found_entry (a list
+# found cold by either find: its needles' text) must each hold a prefetch
+# instruction.
 set -eu
 dir=${1:-build/werror}
 OBJDUMP=${OBJDUMP:-objdump}
@@ -35,7 +36,7 @@ count_in() {
 
 fail=0
 for pair in ifs_eval.o:plan_ahead ifs_eval.o:prefetch_next \
-            ifs_needle_set.o:ifs_needle_set_prefetch_bytes ifs_list_cache.o:ifs_list_cache_find; do
+            ifs_needle_set.o:ifs_needle_set_prefetch_bytes ifs_list_cache.o:found_entry; do
   obj=${pair%%:*} fn=${pair#*:}
   n=$(count_in "$obj" "$fn")
   if [ "$n" -eq 0 ]; then

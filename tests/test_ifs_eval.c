@@ -1237,8 +1237,11 @@ START_TEST(test_flat_texts_of_the_linked_plan) {
   ifs_evaluator *ev = ifs_evaluator_new();
   for (int round = 0; round < 6; round++) read_flat_round(ev, CASES, round);
   size_t looks = ifs_test_evaluator_table_looks(ev);
+  size_t list_lookups = ifs_test_evaluator_list_lookups(ev);
   ck_assert_uint_eq(read_flat_round(ev, CASES, 6), 0);   /* each text new */
   ck_assert_uint_eq(ifs_test_evaluator_table_looks(ev), looks);
+  /* each row's lists found where the linked plan says they are */
+  ck_assert_uint_eq(ifs_test_evaluator_list_lookups(ev), list_lookups);
   ck_assert_uint_eq(ifs_test_evaluator_plans_kept(ev), 0);
   ck_assert_uint_eq(read_flat_round(ev, CASES, 6), CASES);   /* back soon */
   ck_assert_uint_eq(ifs_test_evaluator_table_looks(ev), looks + CASES);

@@ -10,6 +10,7 @@
 ** list found is named by its entry and when it was kept, by which its JSON
 ** is had for as long as the cache holds it, and counts its finds, and says
 ** whether its text holds byte CC or CF and whether its JSON is valid UTF-8;
+** a find told where a list is finds it there, or where a find would;
 ** a list found cold names the list
 ** found cold after it, while both are held; the
 ** cache keeps within its bytes, never dropping a list its caller holds; out
@@ -120,6 +121,49 @@ START_TEST(kept_lists_are_found) {
   ifs_needle_set_find(set, set_text, resp, strlen(resp), 1, found);
   static const signed char want[8] = {0, 1, 0, 1, 0, 0, 0, 1};
   ck_assert_mem_eq(found, want, 8);
+  ifs_list_cache_free(c);
+}
+END_TEST
+
+/* A find told where the list is (its slot and when it was kept, as a
+** plan remembers them) finds it there without looking it up by its hash;
+** told wrong (another list's slot, a list dropped since, a slot past the
+** cache's), it finds what a find does; a text that does not start with the
+** list told of is no list of it. */
+START_TEST(a_list_found_where_told) {
+  ifs_list_cache *c = ifs_list_cache_new();
+  made a, b;
+  make(&a, "alpha", IFS_LIST_CACHE_EAGER);
+  make(&b, "beta", IFS_LIST_CACHE_EAGER);
+  offer(c, &a);
+  offer(c, &b);
+  ifs_list at_a, at_b, got;
+  ck_assert_uint_eq(ifs_list_cache_find(c, a.json, a.jn, &at_a), a.jn);
+  ck_assert_uint_eq(ifs_list_cache_find(c, b.json, b.jn, &at_b), b.jn);
+  ck_assert_uint_ne(at_a.slot, at_b.slot);
+  char s[4200];
+  int n = snprintf(s, sizeof s, "%s, \"id\": 7}", a.json);
+  size_t lookups = ifs_test_list_cache_lookups(c);
+  ck_assert_uint_eq(ifs_list_cache_find_at(c, at_a.slot, at_a.kept, s, (size_t)n, &got), a.jn);
+  ck_assert_uint_eq(ifs_test_list_cache_lookups(c), lookups);   /* told right */
+  ck_assert_uint_eq(got.slot, at_a.slot);
+  ck_assert_uint_eq(got.kept, at_a.kept);
+  ck_assert_uint_eq(got.finds, at_a.finds + 1);
+  ck_assert_uint_eq(got.k, a.list.k);
+  ck_assert_mem_eq(got.text, a.list.text, a.list.tn);
+  /* told wrong: found all the same, looked up */
+  ck_assert_uint_eq(ifs_list_cache_find_at(c, at_b.slot, at_b.kept, s, (size_t)n, &got), a.jn);
+  ck_assert_uint_eq(got.slot, at_a.slot);
+  ck_assert_uint_eq(ifs_list_cache_find_at(c, at_a.slot, at_a.kept + 1, s, (size_t)n, &got), a.jn);
+  ck_assert_uint_eq(ifs_list_cache_find_at(c, 1u << 20, at_a.kept, s, (size_t)n, &got), a.jn);
+  ck_assert_uint_eq(got.slot, at_a.slot);
+  ck_assert_uint_eq(ifs_test_list_cache_lookups(c), lookups + 3);
+  /* not the list told of: a cut text, another byte, another list */
+  ck_assert_uint_eq(ifs_list_cache_find_at(c, at_a.slot, at_a.kept, s, a.jn - 1, &got), 0);
+  s[a.jn - 2] = '9';
+  ck_assert_uint_eq(ifs_list_cache_find_at(c, at_a.slot, at_a.kept, s, (size_t)n, &got), 0);
+  ck_assert_uint_eq(ifs_list_cache_find_at(c, at_a.slot, at_a.kept, b.json, b.jn, &got), b.jn);
+  ck_assert_uint_eq(got.slot, at_b.slot);
   ifs_list_cache_free(c);
 }
 END_TEST
@@ -500,6 +544,7 @@ static Suite *list_cache_suite(void) {
   Suite *s = suite_create("ifs_list_cache");
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, kept_lists_are_found);
+  tcase_add_test(tc, a_list_found_where_told);
   tcase_add_test(tc, a_list_found_on_every_call_stays);
   tcase_add_test(tc, a_list_is_named_while_held);
   tcase_add_test(tc, thousands_of_lists_kept);
