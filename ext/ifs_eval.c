@@ -1354,7 +1354,7 @@ typedef struct ahead {
   uint64_t h;             /* the text's hash */
   int unrecorded;         /* a flat text of the plan the link names, recorded */
                           /* after the response (its line asked for); else */
-  int in_table;           /* a kept plan has that hash */
+  size_t slot;            /* the first kept plan of that hash (PLAN_TABLE: none) */
   int before;             /* else: the text was seen before (the record is made), */
   uint32_t since;         /* that many rows ago, */
   int flat;               /* else: a flat text of lists the list cache holds, */
@@ -1409,7 +1409,8 @@ static size_t table_look(ifs_evaluator *ev, uint64_t h) {
 ** cold lines such a row waited for. */
 static ifs_status plan_ahead(ifs_evaluator *ev, const char *cons, size_t cn, plan *expected,
                              ahead *a) {
-  a->unrecorded = a->in_table = a->flat = 0;
+  a->unrecorded = a->flat = 0;
+  a->slot = PLAN_TABLE;
   a->by_lists = NULL;
   ev->flat_missed = NULL;
   a->h = plan_hash(ev, cons, cn);
@@ -1424,19 +1425,17 @@ static ifs_status plan_ahead(ifs_evaluator *ev, const char *cons, size_t cn, pla
       return IFS_OK;
     }
   }
-  size_t i = table_look(ev, a->h);
-  a->in_table = i != PLAN_TABLE;
-  if (a->in_table) {
+  size_t i = a->slot = table_look(ev, a->h);
+  if (i != PLAN_TABLE) {
     prefetch_head_and_key(ev->table[i].pl, cn);
     if (ev->table[i].set) ifs_needle_set_prefetch(ev->table[i].set);
     return IFS_OK;
   }
   if (record_sighting(ev, a)) return IFS_NOMEM;
   if (!read && !back_soon(a)) flat = read_flat(ev, cons, cn, NULL, &a->f);
-  if (flat && !back_soon(a)) {
+  if (flat && !back_soon(a)) {   /* (not the expected plan's lists: those returned above) */
     a->flat = 1;
-    a->by_lists = expected && is_plan_of_lists(expected, &a->f) ? expected
-                                                                 : lists_plan_of(ev, &a->f);
+    a->by_lists = lists_plan_of(ev, &a->f);
   }
   return IFS_OK;
 }
@@ -1453,15 +1452,12 @@ static plan *get_plan(ifs_evaluator *ev, const char *cons, size_t cn, ahead *a) 
     if (!back_soon(a)) return a->by_lists;
     a->flat = 0;
     a->by_lists = NULL;
-    a->in_table = table_look(ev, a->h) != PLAN_TABLE;
+    a->slot = table_look(ev, a->h);
   }
   uint64_t h = a->h;
-  if (a->in_table) {
-    for (size_t i = slot_of_hash(ev, h, (size_t)h & (PLAN_TABLE - 1)); i < PLAN_TABLE;
-         i = slot_of_hash(ev, h, (i + 1) & (PLAN_TABLE - 1))) {
-      plan *pl = ev->table[i].pl;
-      if (plan_is_for(ev, pl, cons, cn)) return ev->last = pl;
-    }
+  for (size_t i = a->slot; i < PLAN_TABLE; i = slot_of_hash(ev, h, (i + 1) & (PLAN_TABLE - 1))) {
+    plan *pl = ev->table[i].pl;
+    if (plan_is_for(ev, pl, cons, cn)) return ev->last = pl;
   }
   if (a->by_lists && is_plan_of_lists(a->by_lists, &a->f)) return a->by_lists;
   const char *in;
@@ -1474,7 +1470,7 @@ static plan *get_plan(ifs_evaluator *ev, const char *cons, size_t cn, ahead *a) 
     return NULL;
   if (plan_size(&ev->work, cn) > PLAN_KEEP_BYTES) return &ev->work;
   /* a text was recorded ahead but for a hash some kept plan has */
-  if (a->in_table && record_sighting(ev, a)) return NULL;
+  if (a->slot != PLAN_TABLE && record_sighting(ev, a)) return NULL;
   if (!a->before || a->since > KEEP_LATE_ROWS) return &ev->work;
   plan *pl = plan_freeze(ev, cons, cn);
   if (!pl) return NULL;
