@@ -13,7 +13,7 @@
 ** (fixed-width look-behind, the template flag, its own recursion depth),
 ** and repeat counts beyond PCRE2's 65535 are written as nested groups.
 ** Two PCRE2 10.42 bugs are avoided in the text (see emit_repeat; the
-** other two are compile options, ifs_regex.c's workaround_opts).
+** others are compile options, ifs_regex.c's workaround_opts).
 **
 ** Surrogates: PCRE2 in UTF mode cannot hold one.  For a subject without
 ** any (map_base 0) the pattern's surrogates become tests that never match;

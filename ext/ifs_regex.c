@@ -27,7 +27,7 @@
 ** Both are sized so that wherever CPython answers within a second the
 ** answer is Python's; catastrophic backtracking ends in IFS_LIMIT (see
 ** the budget's constants and search_budgeted).
-** Two PCRE2 10.42 optimizer bugs and one JIT bug are avoided (see
+** Two PCRE2 10.42 optimizer bugs and two JIT bugs are avoided (see
 ** workaround_opts here and emit_repeat in ifs_re_emit.c).
 **
 ** Not reproduced (see the report in tests/regex_diff.py's residuals):
@@ -384,14 +384,52 @@ void ifs_regex_cache_free(ifs_regex_cache *c) {
   ifs_free(c);
 }
 
-/* Options that dodge two PCRE2 10.42 optimizer bugs, only where they can
-** strike: (1) a first code unit taken from a lookahead is also counted
-** as consumed ((?=a)a?a fails on "a"); (2) auto-possessification before
-** an atomic group holding a repeated capture (a?(?>(c)*)a fails on "a"). */
+/* What in a translation PCRE2 10.42's bugs need (see workaround_opts).
+** Every literal ASCII punctuation character the emitter writes is
+** escaped, so an unescaped ( | * + or { is syntax; the braces of \x{..}
+** and \g{..} hold no comma. */
+typedef struct {
+  int lookahead;        /* (?= */
+  int atomic;           /* (?> */
+  int alternation;      /* | */
+  int unbounded;        /* * + {n,} (and the possessive ?+: rare, and safe) */
+} pat_traits;
+
+static pat_traits traits_of(const char *s, size_t n) {
+  pat_traits t = {0, 0, 0, 0};
+  for (size_t i = 0; i < n; i++) {
+    switch (s[i]) {
+    case '\\': i++; break;
+    case '|': t.alternation = 1; break;
+    case '*': case '+': t.unbounded = 1; break;
+    case '(':
+      if (i + 2 < n && s[i + 1] == '?' && s[i + 2] == '=') t.lookahead = 1;
+      if (i + 2 < n && s[i + 1] == '?' && s[i + 2] == '>') t.atomic = 1;
+      break;
+    case '{': {
+      size_t j = i + 1;
+      while (j < n && s[j] >= '0' && s[j] <= '9') j++;
+      if (j > i + 1 && j + 1 < n && s[j] == ',' && s[j + 1] == '}') t.unbounded = 1;
+      break;
+    }
+    }
+  }
+  return t;
+}
+
+/* Options that dodge PCRE2 10.42 optimizer and JIT bugs, only where they
+** can strike: (1) a first code unit taken from a lookahead is also
+** counted as consumed ((?=a)a?a fails on "a"); (2) auto-possessification
+** before an atomic group holding a repeated capture (a?(?>(c)*)a fails on
+** "a"); (3) the JIT's early-fail marks (one of its start-up
+** optimizations) on an unbounded repeat of one character that a group
+** with alternatives leads to, or an atomic group holds or leads to:
+** (k|)a*k fails on "k", (?>[ka]+?)kk on "aakk" (fixed in PCRE2 10.43). */
 static uint32_t workaround_opts(const ifs_buf *pat) {
+  pat_traits t = traits_of(pat->p, pat->len);
   uint32_t o = 0;
-  if (ifs_find(pat->p, pat->len, "(?=", 3)) o |= PCRE2_NO_START_OPTIMIZE;
-  if (ifs_find(pat->p, pat->len, "(?>", 3)) o |= PCRE2_NO_AUTO_POSSESS;
+  if (t.atomic) o |= PCRE2_NO_AUTO_POSSESS;
+  if (t.lookahead || ((t.alternation || t.atomic) && t.unbounded)) o |= PCRE2_NO_START_OPTIMIZE;
   return o;
 }
 

@@ -321,6 +321,14 @@ static const se_case SE[] = {
   {"a?(?>(c)*)a", "a", 1},
   {"(a)*+(?(1)a|b)$", "ab", 1},
   {"(a?)(?>(c)*)\\1a", "a", 1},
+  {"(k|)a*k", "k", 1},
+  {"(k|)a*^", "kk", 1},
+  {"x(?:kk|)[ab]*k", "xkk", 1},
+  {"(?:k|)\\s*\\Z", "k", 1},
+  {"(?>[ka]+?)kk", "aakkx", 1},
+  {"k(?>.+?ak?\?)k", "kkaak", 1},
+  {"(?>k+?k){1,3}x", "xkkkx", 1},
+  {"(?>a*|)a", "aaa", 0},
   {"(?a:\\W)", "\xc3\xa9", 0},
   {"(?a:\\W)?", "\xc3\xa9", 1},
   {"(?a)(?u:\\w)", "\xc3\xa9", 0},
@@ -397,6 +405,12 @@ START_TEST(surrogates) {
                                     "\xf4\x8f\xbf\xbf\xff", 5), NOMATCH);
   ck_assert_int_eq(re_search(c, "^[\\U00010000-\\U0010ffff]", 24,
                                     "\xf4\x8f\xbf\xbf\xff", 5), MATCH);
+  /* PCRE2 alone answers a subject with surrogates, with no DFA: its JIT's
+  ** early-fail marks after a group with alternatives are not used */
+  ck_assert_int_eq(re_search(c, "(k|)a*k", 7, "k\xff", 2), MATCH);
+  const char *ci_case = "(k|k\\u1680|)\\x1c*^|\\u02bcBSa";
+  ck_assert_int_eq(re_search(c, ci_case, strlen(ci_case),
+                             "ksa\xe2\x93\x90" "B\xf0\x90\x90\x80\xa0", 12), MATCH);
   /* a pattern holding a surrogate itself */
   ck_assert_int_eq(re_search(c, "x\xed\xa0\x80", 4, "x\xed\xa0\x80", 4), MATCH);
   ifs_regex_cache_free(c);
