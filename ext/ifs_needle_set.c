@@ -200,28 +200,33 @@ struct ifs_needle_set {
 **
 ** A needle of at most EXACT_BYTES bytes, each ASCII and lowered from ASCII
 ** characters alone (not k, which KELVIN SIGN lowers to), neither NUL nor
-** DEL, is matched exactly by a bucket of its own: for each of the eight
-** bytes from a position, the bytes whose lowercase is the needle's byte
-** there (every byte, past the needle's end).  The set keeps them as the
-** buckets allowing each low nibble and each high nibble, 32 bytes for each
-** of the eight (a letter's two cases differ in the high nibble alone, so
-** that a byte has both nibbles only when it is one of those bytes; a
-** bucket of two needles lets through more mixes of them), and the search
-** makes each one's 128-byte table from them, two shuffles a half: a case's
-** set is read cold with its row, and a kilobyte of byte tables was sixteen
-** of the lines it waited for.  The pass looks up the eight bytes of 64
-** positions at a time (one vpermi2b each, a byte not ASCII read as DEL,
-** which no needle holds, and the bytes past the text as NUL, which none
-** holds either), ANDs them, and ORs every step's result into one register:
-** at the end, the buckets that matched anywhere.  No stop, and no branch
-** but the loop's and a verified bucket's first match's (below).  A text
-** with neither U+0130 nor U+03A3 (as every set search has) lowers to ASCII
-** only from ASCII, so a match of the bytes is a match in text.lower().
+** DEL, is matched by a bucket of its own: for each of the eight bytes from
+** a position, the bytes whose lowercase is the needle's byte there (every
+** byte, past the needle's end).  The pass reads each byte folded to six
+** bits, (c & 0x1F) | (c >> 1 & 0x20) (exact_fold), which puts a letter's
+** two cases together and every other byte with one more (space with NUL,
+** a digit with a control character, _ with DEL): a needle of letters is
+** matched exactly, one with another byte is verified (FITS_MAYBE).  The
+** set keeps the buckets allowing each folded byte's low four bits and its
+** high two, 32 bytes for each of the eight (a bucket of two needles lets
+** through mixes of them), and the search makes each one's 64-byte table
+** from them: a case's set is read cold with its row, and a kilobyte of
+** byte tables was sixteen of the lines it waited for.  The text is folded
+** into a buffer on the stack, a chunk at a time (a byte not ASCII made DEL
+** first, the bytes past the text DEL too), and the pass looks up the eight
+** bytes of 64 positions at a time there (one vpermb each; vpermi2b on the
+** text's bytes, a 128-byte table, issues one every two cycles here), ANDs
+** them, and ORs every step's result into one register: at the end, the
+** buckets that matched anywhere.  No stop, and no branch but the loop's
+** and a verified bucket's first match's (below).  A text with neither
+** U+0130 nor U+03A3 (as every set search has) lowers to ASCII only from
+** ASCII, so a match of the bytes is a match in text.lower().
 **
 ** It costs about as much as the filter's pass with nothing found, so it
 ** takes only needles the caller expects found (a must_include list's: the
-** first `likely` of the set), the first EXACT_BUCKETS of them that fit;
-** those have no prefixes, and the filter looks for the rest.  In that C
+** first `likely` of the set), the first EXACT_BUCKETS of them it decides
+** whole (letters, but k); those have no prefixes, and the filter looks for
+** the rest.  In that C
 ** program, the case's words took 0.72 to 0.73 of the time with the pass
 ** (seven of the ten decided by it, on average), and ten words seldom there
 ** 2.2 to 2.7 times as long (about 110 ns a row to 250 in a quiet hour).
@@ -229,10 +234,11 @@ struct ifs_needle_set {
 ** In a set of such needles alone (a must_include list's own), the pass
 ** takes more, so that in ASCII text the filter has nothing left to look
 ** for and makes no pass: a needle longer than EXACT_BYTES by its first
-** EXACT_BYTES bytes; one holding k, whose miss decides in ASCII text only;
-** and up to EXACT_NEEDLES, two to a bucket past EXACT_BUCKETS (the long
+** EXACT_BYTES bytes; one holding another byte than a letter; one holding
+** k, whose miss decides in ASCII text only; and up to EXACT_NEEDLES, two to a bucket past EXACT_BUCKETS (the long
 ** ones first).  A match of a long needle's bytes, or of a bucket of two
-** (which lets through a mix of the two), is verified where the bucket
+** (which lets through a mix of the two), or of a needle with a byte not a
+** letter (folded alike with another), is verified where the bucket
 ** first matched (the pass notes where, with a branch that only such a
 ** bucket's first match takes), and searched for from there (ifs_needle.h)
 ** when the needle is not there; a miss of a needle with k in text not ASCII
@@ -245,8 +251,9 @@ struct ifs_needle_set {
 #define EXACT_NEEDLES (2 * EXACT_BUCKETS)
 
 typedef struct exact_part {
-  unsigned char lo[EXACT_BYTES][16];   /* per needle byte and low nibble, the buckets */
-  unsigned char hi[EXACT_BYTES][16];   /* allowing it, and per high nibble (see above) */
+  unsigned char lo[EXACT_BYTES][16];   /* per needle byte and a folded byte's low four */
+  unsigned char hi[EXACT_BYTES][16];   /* bits, the buckets allowing it, and per its high
+                                          two (hi[.][0..3]; see above) */
   uint32_t needle[EXACT_NEEDLES];      /* the needles it decides, */
   unsigned char bucket[EXACT_NEEDLES]; /* each one's bucket, */
   unsigned char how[EXACT_NEEDLES];    /* and when its answer is searched for again (FITS_*) */
@@ -948,7 +955,8 @@ static int exact_pass_runs(void);
 
 /* How the exact pass takes a needle: */
 #define FITS 1          /* whole, and a match or a miss decides */
-#define FITS_MAYBE 2    /* a match is verified (longer than EXACT_BYTES, or two to a bucket) */
+#define FITS_MAYBE 2    /* a match is verified (longer than EXACT_BYTES, a byte not a
+                           letter, or two to a bucket) */
 #define FITS_ASCII 4    /* a miss in text not ASCII is searched for again (a byte lowered from KELVIN SIGN) */
 
 /* How the exact pass can take the lowered needle low[0..len): FITS and the
@@ -960,6 +968,7 @@ static unsigned exact_fits(const char *low, size_t len) {
     unsigned char c = (unsigned char)low[i];
     uint32_t src[3];
     if (c == 0 || c >= 0x7F) return 0;
+    if (c < 'a' || c > 'z') fits |= FITS_MAYBE;   /* folded alike with another byte */
     size_t n = ifs_lower_preimages(c, src);
     for (size_t j = 0; j < n; j++)
       if (src[j] >= 0x80) fits |= FITS_ASCII;
@@ -997,10 +1006,13 @@ static unsigned exact_needles(const char *text, const ifs_span *span, size_t k, 
   return n;
 }
 
-/* Bucket bit of e allows the ASCII byte c at needle byte at. */
+/* An ASCII byte as the exact pass reads it (see above). */
+static unsigned exact_fold(unsigned c) { return (c & 0x1F) | (c >> 1 & 0x20); }
+
+/* Bucket bit of e allows the ASCII byte c (folded) at needle byte at. */
 static void exact_allow(exact_part *e, size_t at, unsigned c, unsigned char bit) {
-  e->lo[at][c & 15] |= bit;
-  e->hi[at][c >> 4] |= bit;
+  e->lo[at][exact_fold(c) & 15] |= bit;
+  e->hi[at][exact_fold(c) >> 4] |= bit;
 }
 
 /* The exact pass's tables for the needles of pick[0 .. n), each in its
@@ -1587,63 +1599,72 @@ VBMI_TARGET static __attribute__((noinline, cold)) unsigned exact_first(__m512i 
 
 /* The exact pass (see above): the buckets of e matching somewhere in
 ** h[0..n), and where each bucket of e->maybe first matches (first[b]),
-** where a search for its needles can start.  Every step looks up all eight
-** bytes of its positions, without a branch but for a first match of a
-** bucket watched: a first stage of four with a branch to the rest (half the
-** look-ups for words seldom there) took 1.04 to 1.07 of the time of rows
-** of a case's own words, which are found (make bench --compare).  The
-** loop's first form reads ASCII text, the second any text (each byte not
-** ASCII made DEL), the last the text's end (masked loads: the bytes past
-** it NUL). */
-#define EXACT_LOOK(o, x) _mm512_permutex2var_epi8(t##o##a, (x), t##o##b)
-#define EXACT_STEP(load)                                                                   \
-  do {                                                                                     \
-    __m512i r0 = _mm512_and_si512(EXACT_LOOK(0, load(0)), EXACT_LOOK(1, load(1)));         \
-    __m512i r1 = _mm512_and_si512(EXACT_LOOK(2, load(2)), EXACT_LOOK(3, load(3)));         \
-    __m512i r2 = _mm512_and_si512(EXACT_LOOK(4, load(4)), EXACT_LOOK(5, load(5)));         \
-    __m512i r3 = _mm512_and_si512(EXACT_LOOK(6, load(6)), EXACT_LOOK(7, load(7)));         \
-    __m512i r = _mm512_ternarylogic_epi64(_mm512_and_si512(r0, r1), r2, r3, 0x80);         \
-    acc = _mm512_or_si512(acc, r);                                                         \
-    if (watching && watch && __builtin_expect(_mm512_test_epi8_mask(r, watched), 0)) {   \
-      watch = exact_first(r, q, watch, first);                                             \
-      watched = _mm512_set1_epi8((char)watch);                                             \
-    }                                                                                      \
-  } while (0)
-#define EXACT_ASCII(o) _mm512_loadu_si512((const void *)(h + q + (o)))
-#define EXACT_ANY(o) _mm512_min_epu8(EXACT_ASCII(o), del)
-#define EXACT_END(o) _mm512_min_epu8(tail_avx512(h + q + (o), n - q > (o) ? n - q - (o) : 0), del)
-#define EXACT_TABLES(o)                                                    \
-  const __m512i t##o##a = exact_table(e, o, low, high_a),               \
-                t##o##b = exact_table(e, o, low, high_b)
+** where a search for its needles can start.  The text is folded a chunk at
+** a time into a buffer on the stack (fold_chunk), and every step looks up
+** all eight bytes of its 64 positions there, one vpermb each, without a
+** branch but for a first match of a bucket watched: a first stage of four
+** with a branch to the rest (half the look-ups for words seldom there)
+** took 1.04 to 1.07 of the time of rows of a case's own words, which are
+** found (make bench --compare). */
+#define EXACT_CHUNK 2048
+#define EXACT_LOOK(o) _mm512_permutexvar_epi8(_mm512_loadu_si512((const void *)(f + q + (o))), t##o)
+#define EXACT_TABLE(o) const __m512i t##o = exact_table(e, o, high)
 
-/* Half of the byte table of needle byte o, the buckets allowing each byte
-** whose low nibble is in low and high nibble in high (bytes 0-63, or
-** 64-127), made from e's nibble tables. */
-VBMI_INLINE __m512i exact_table(const exact_part *e, int o, __m512i low, __m512i high) {
+/* The byte table of needle byte o, the buckets allowing each folded byte
+** (entry i: lo[i & 15] & hi[i >> 4]), made from e's nibble tables. */
+VBMI_INLINE __m512i exact_table(const exact_part *e, int o, __m512i high) {
   __m512i l = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)e->lo[o]));
   __m512i h = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)e->hi[o]));
-  return _mm512_and_si512(_mm512_shuffle_epi8(l, low), _mm512_shuffle_epi8(h, high));
+  return _mm512_and_si512(l, _mm512_shuffle_epi8(h, high));
+}
+
+/* h[0..len) folded (exact_fold) into f, each byte not ASCII first made DEL,
+** and DEL folded after them up to f[pad). */
+VBMI_INLINE void fold_chunk(unsigned char *f, const unsigned char *h, size_t len, size_t pad,
+                            int ascii) {
+  const __m512i low5 = _mm512_set1_epi8(0x1F), del = _mm512_set1_epi8(0x7F);
+  for (size_t i = 0; i < pad; i += WIDE) {
+    size_t left = len > i ? len - i : 0;
+    __mmask64 m = left >= WIDE ? ~(__mmask64)0 : ((__mmask64)1 << left) - 1;
+    __m512i v = _mm512_mask_loadu_epi8(del, m, h + i);   /* past len: DEL, unread */
+    if (!ascii) v = _mm512_min_epu8(v, del);
+    /* (v & 0x1F) | (v >> 1 & 0x20): bits 6-7 are left as they fall, vpermb reads 0-5 */
+    _mm512_storeu_si512((void *)(f + i),
+                        _mm512_ternarylogic_epi32(low5, v, _mm512_srli_epi16(v, 1), 0xCA));
+  }
 }
 
 /* exact_vbmi() with a branch for buckets watched (watching: e->maybe) or
 ** none. */
 VBMI_INLINE unsigned exact_loops(const exact_part *e, const unsigned char *h, size_t n,
                                  int ascii, uint32_t *first, int watching) {
-  const __m512i low = _mm512_loadu_si512((const void *)low_nibble),
-                high_a = _mm512_loadu_si512((const void *)high_nibble),
-                high_b = _mm512_add_epi8(high_a, _mm512_set1_epi8(4));
-  EXACT_TABLES(0); EXACT_TABLES(1); EXACT_TABLES(2); EXACT_TABLES(3);
-  EXACT_TABLES(4); EXACT_TABLES(5); EXACT_TABLES(6); EXACT_TABLES(7);
-  const __m512i del = _mm512_set1_epi8(0x7F);
+  const __m512i high = _mm512_loadu_si512((const void *)high_nibble);
+  EXACT_TABLE(0); EXACT_TABLE(1); EXACT_TABLE(2); EXACT_TABLE(3);
+  EXACT_TABLE(4); EXACT_TABLE(5); EXACT_TABLE(6); EXACT_TABLE(7);
+  unsigned char f[EXACT_CHUNK + 2 * WIDE];
   __m512i acc = _mm512_setzero_si512();
   unsigned watch = watching ? e->maybe : 0;
   __m512i watched = _mm512_set1_epi8((char)watch);
-  size_t q = 0;
-  if (ascii)
-    for (; q + WIDE + EXACT_BYTES <= n; q += WIDE) EXACT_STEP(EXACT_ASCII);
-  else
-    for (; q + WIDE + EXACT_BYTES <= n; q += WIDE) EXACT_STEP(EXACT_ANY);
-  for (; q < n; q += WIDE) EXACT_STEP(EXACT_END);
+  for (size_t c = 0; c < n; c += EXACT_CHUNK) {
+    size_t len = n - c < EXACT_CHUNK ? n - c : EXACT_CHUNK;   /* positions */
+    size_t after = n - c - len < EXACT_BYTES ? n - c - len : EXACT_BYTES - 1;   /* read too */
+    size_t steps = (len + WIDE - 1) / WIDE;
+    fold_chunk(f, h + c, len + after, steps * WIDE + WIDE, ascii);
+    for (size_t q = 0; q < steps * WIDE; q += WIDE) {
+      __m512i r0 = _mm512_and_si512(EXACT_LOOK(0), EXACT_LOOK(1));
+      __m512i r1 = _mm512_and_si512(EXACT_LOOK(2), EXACT_LOOK(3));
+      __m512i r2 = _mm512_and_si512(EXACT_LOOK(4), EXACT_LOOK(5));
+      __m512i r3 = _mm512_and_si512(EXACT_LOOK(6), EXACT_LOOK(7));
+      __m512i r = _mm512_ternarylogic_epi64(_mm512_and_si512(r0, r1), r2, r3, 0x80);
+      if (len - q < WIDE)   /* positions past the text: none */
+        r = _mm512_maskz_mov_epi8(((__mmask64)1 << (len - q)) - 1, r);
+      acc = _mm512_or_si512(acc, r);
+      if (watching && watch && __builtin_expect(_mm512_test_epi8_mask(r, watched), 0)) {
+        watch = exact_first(r, c + q, watch, first);
+        watched = _mm512_set1_epi8((char)watch);
+      }
+    }
+  }
   return exact_buckets(acc);
 }
 

@@ -822,6 +822,57 @@ START_TEST(test_exact_pass_bytes) {
 }
 END_TEST
 
+/* The exact pass reads each ASCII byte folded to six bits, a letter's two
+** cases alike; any other byte is folded alike with one more (space with
+** NUL, a digit with a control character, - with CR, @ with a backquote,
+** _ with DEL, which any byte not ASCII is read as), so a needle with one
+** is verified where its bucket matches.  Each needle's partner text alone
+** finds nothing, and a partner before the needle does not hide it; in
+** texts of 4,100 bytes, which the pass folds 2,048 at a time, each needle
+** is found at every position across the seams of those chunks. */
+START_TEST(test_exact_pass_folded_bytes) {
+  static const char *const words[] = {"a b", "x1", "q@", "w_", "e-f", "z)", "u*", "it's"};
+  static const char *const partners[] = {"a\0b", "x\x11", "q`", "w\xc3\xa9", "e\rf", "z\t",
+                                         "u\n", "it\x07s"};
+  static const size_t partner_len[] = {3, 2, 2, 3, 3, 2, 2, 4};
+  enum { K = sizeof words / sizeof words[0], N = 4100 };
+  needles v;
+  needles_of(&v, words, NULL, K);
+  ifs_needle_set *s = set_of(&v);
+  ck_assert_uint_eq(ifs_test_needle_set_exact(s), ifs_test_needle_set_exact_runs() ? K : 0);
+  static char text[N];
+  static signed char got[MAX_NEEDLES];
+  for (size_t i = 0; i < K; i++) {
+    memcpy(text, "the ", 4);
+    memcpy(text + 4, partners[i], partner_len[i]);
+    size_t n = 4 + partner_len[i];
+    ifs_needle_set_find(s, v.all.p, text, n, 0, got);
+    ck_assert_msg(got[i] == 0, "%s: partner alone says %d", words[i], got[i]);
+    size_t asked = 0;
+    ck_assert_uint_eq(check_text(s, &v, text, n, &asked), asked);
+    memcpy(text + n, words[i], strlen(words[i]));   /* then the needle itself */
+    n += strlen(words[i]);
+    ifs_needle_set_find(s, v.all.p, text, n, 0, got);
+    ck_assert_msg(got[i] == 1, "%s: after its partner says %d", words[i], got[i]);
+  }
+  static const size_t seams[][2] = {{0, 8}, {2030, 2060}, {4070, N}};
+  for (size_t i = 0; i < K; i++) {
+    size_t len = strlen(words[i]), asked = 0, decided = 0;
+    for (size_t r = 0; r < 3; r++)
+      for (size_t at = seams[r][0]; at < seams[r][1] && at + len <= N; at++) {
+        for (size_t b = 0; b < N; b++) text[b] = "Lorem ipsum, dolor sit amet. "[b % 29];
+        memcpy(text + at, words[i], len);
+        decided += check_text(s, &v, text, N, &asked);
+        ifs_needle_set_find(s, v.all.p, text, N, 1, got);
+        ck_assert_msg(got[i] == 1, "%s at %zu of %d: %d", words[i], at, N, got[i]);
+      }
+    ck_assert_uint_eq(decided, asked);
+  }
+  ifs_needle_set_free(s);
+  needles_free(&v);
+}
+END_TEST
+
 static Suite *needle_set_suite(void) {
   Suite *s = suite_create("ifs_needle_set");
   TCase *tc = tcase_create("core");
@@ -831,6 +882,7 @@ static Suite *needle_set_suite(void) {
   tcase_add_loop_test(tc, test_random_big_sets, 0, 2);
   tcase_add_test(tc, test_exact_pass);
   tcase_add_test(tc, test_exact_pass_bytes);
+  tcase_add_test(tc, test_exact_pass_folded_bytes);
   tcase_add_test(tc, test_exact_pass_searches_again);
   tcase_add_test(tc, test_exact_pass_where_first_matched);
   tcase_add_test(tc, test_hot_bytes);
