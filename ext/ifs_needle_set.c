@@ -226,26 +226,27 @@ struct ifs_needle_set {
 ** takes only needles the caller expects found (a must_include list's: the
 ** first `likely` of the set), the first EXACT_BUCKETS of them it decides
 ** whole (letters, but k); those have no prefixes, and the filter looks for
-** the rest.  In that C
-** program, the case's words took 0.72 to 0.73 of the time with the pass
-** (seven of the ten decided by it, on average), and ten words seldom there
-** 2.2 to 2.7 times as long (about 110 ns a row to 250 in a quiet hour).
+** the rest.  In that C program, the case's words took 0.72 to 0.73 of the
+** time with the pass (seven of the ten decided by it, on average), and ten
+** words seldom there 2.2 to 2.7 times as long (about 110 ns a row to 250
+** in a quiet hour).
 **
 ** In a set of such needles alone (a must_include list's own), the pass
 ** takes more, so that in ASCII text the filter has nothing left to look
 ** for and makes no pass: a needle longer than EXACT_BYTES by its first
 ** EXACT_BYTES bytes; one holding another byte than a letter; one holding
-** k, whose miss decides in ASCII text only; and up to EXACT_NEEDLES, two to a bucket past EXACT_BUCKETS (the long
-** ones first).  A match of a long needle's bytes, or of a bucket of two
-** (which lets through a mix of the two), or of a needle with a byte not a
-** letter (folded alike with another), is verified where the bucket
-** first matched (the pass notes where, with a branch that only such a
-** bucket's first match takes), and searched for from there (ifs_needle.h)
-** when the needle is not there; a miss of a needle with k in text not ASCII
-** is settled by a search for the needle on its own.  A case's ten words,
-** two of them long ("furthermore"), took 0.86 to 0.92 of the time of the
-** pass and the filter's (same C program, generated answers and the
-** corpus's), before the first match was noted. */
+** k, whose miss decides in ASCII text only; and up to EXACT_NEEDLES, two
+** to a bucket past EXACT_BUCKETS (the long ones first).  A match of a long
+** needle's bytes, or of a bucket of two (which lets through a mix of the
+** two), or of a needle with a byte not a letter (folded alike with
+** another), is verified where the bucket first matched (the pass notes
+** where, with a branch that only such a bucket's first match takes), and
+** searched for from there (ifs_needle.h) when the needle is not there; a
+** miss of a needle with k in text not ASCII is settled by a search for the
+** needle on its own.  A case's ten words, two of them long
+** ("furthermore"), took 0.86 to 0.92 of the time of the pass and the
+** filter's (same C program, generated answers and the corpus's), before
+** the first match was noted. */
 #define EXACT_BYTES 8
 #define EXACT_BUCKETS 8
 #define EXACT_NEEDLES (2 * EXACT_BUCKETS)
@@ -1011,8 +1012,9 @@ static unsigned exact_fold(unsigned c) { return (c & 0x1F) | (c >> 1 & 0x20); }
 
 /* Bucket bit of e allows the ASCII byte c (folded) at needle byte at. */
 static void exact_allow(exact_part *e, size_t at, unsigned c, unsigned char bit) {
-  e->lo[at][exact_fold(c) & 15] |= bit;
-  e->hi[at][exact_fold(c) >> 4] |= bit;
+  unsigned f = exact_fold(c);
+  e->lo[at][f & 15] |= bit;
+  e->hi[at][f >> 4] |= bit;
 }
 
 /* The exact pass's tables for the needles of pick[0 .. n), each in its
