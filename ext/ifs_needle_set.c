@@ -26,7 +26,7 @@
 ** must_include list's words), short and ASCII, have no prefixes: one pass
 ** of exact tables, with no stop, decides them first ("the exact pass").
 ** In a set of such needles alone it takes up to sixteen, long ones by
-** their first eight bytes, and searches again for what it lets through.
+** their first eight bytes, and verifies where it lets them through.
 **
 ** A big set (more than BIG_NEEDLES: a blocklist of hundreds of phrases)
 ** would put dozens of prefixes in each bucket, whose tables then let a
@@ -239,14 +239,19 @@ struct ifs_needle_set {
 ** to a bucket past EXACT_BUCKETS (the long ones first).  A match of a long
 ** needle's bytes, or of a bucket of two (which lets through a mix of the
 ** two), or of a needle with a byte not a letter (folded alike with
-** another), is verified where the bucket first matched (the pass notes
-** where, with a branch that only such a bucket's first match takes), and
-** searched for from there (ifs_needle.h) when the needle is not there; a
-** miss of a needle with k in text not ASCII is settled by a search for the
-** needle on its own.  A case's ten words, two of them long
-** ("furthermore"), took 0.86 to 0.92 of the time of the pass and the
-** filter's (same C program, generated answers and the corpus's), before
-** the first match was noted. */
+** another), is verified where it is, by a branch that only such a
+** bucket's matches take (exact_settle): a needle found there leaves its
+** bucket, whose tables the pass makes again for the other needle, if any
+** (then a word of letters is decided by the bucket's matches alone).  A
+** bucket verified at every match holds no needle not found there; past a
+** check for each 64 bytes (and sixteen more), its needles left are
+** searched for (ifs_needle.h) from the match not verified.  A miss of a
+** needle with k in text not ASCII is settled by a search for the needle on
+** its own.  A case's ten words, two of them long ("furthermore"), took
+** 0.86 to 0.92 of the time of the pass and the filter's (same C program,
+** generated answers and the corpus's), before the first match was noted;
+** verifying at each match, rather than searching from the first, took
+** the generated rows' searches away (0.99 of the time of those shapes). */
 #define EXACT_BYTES 8
 #define EXACT_BUCKETS 8
 #define EXACT_NEEDLES (2 * EXACT_BUCKETS)
@@ -261,6 +266,26 @@ typedef struct exact_part {
   unsigned char maybe;                 /* the buckets whose match is verified */
   unsigned n;                          /* needles */
 } exact_part;
+
+/* What a search's exact pass learns where its verified buckets match
+** (exact_settle): needles found there, and from where a bucket that ran
+** out of checks is searched for. */
+typedef struct exact_state {
+  const exact_part *e;          /* the set's */
+  size_t next[EXACT_BUCKETS];   /* per bucket, the first position not verified */
+  unsigned watch;               /* the buckets verified where they match */
+  unsigned found;               /* the needles found there (bit i: e->needle[i]) */
+  unsigned decides;             /* buckets left one needle that their match decides */
+  const unsigned char *left[EXACT_BUCKETS];  /* a narrowed bucket's needle left: */
+  size_t left_len[EXACT_BUCKETS];            /* the tables are made again for it */
+  unsigned gave_up;             /* buckets out of checks: searched for from next[b] */
+  size_t checks, work, work_max;/* verifications left; characters compared, the cap */
+} exact_state;
+
+typedef struct search search;   /* (below) */
+#if IFS_X86_SIMD
+static unsigned exact_settle(search *x, exact_state *st, const uint64_t *at, size_t q);
+#endif
 
 /* ---- building ----------------------------------------------------------- */
 
@@ -956,9 +981,10 @@ static int exact_pass_runs(void);
 
 /* How the exact pass takes a needle: */
 #define FITS 1          /* whole, and a match or a miss decides */
-#define FITS_MAYBE 2    /* a match is verified (longer than EXACT_BYTES, a byte not a
-                           letter, or two to a bucket) */
+#define FITS_MAYBE 2    /* a match is verified (longer than EXACT_BYTES, or a byte not
+                           a letter) */
 #define FITS_ASCII 4    /* a miss in text not ASCII is searched for again (a byte lowered from KELVIN SIGN) */
+#define FITS_SHARED 8   /* two to its bucket: a match is verified until one is found */
 
 /* How the exact pass can take the lowered needle low[0..len): FITS and the
 ** other flags, or 0 when it cannot. */
@@ -1003,7 +1029,7 @@ static unsigned exact_needles(const char *text, const ifs_span *span, size_t k, 
       if ((how[i] & FITS_MAYBE) == maybe) order[o++] = i;
   unsigned shared = n > EXACT_BUCKETS ? n - EXACT_BUCKETS : 0, alone = n - 2 * shared;
   for (unsigned t = 0; t < n; t++)
-    how[order[t]] |= t < alone ? t << 8 : FITS_MAYBE | (alone + (t - alone) / 2) << 8;
+    how[order[t]] |= t < alone ? t << 8 : FITS_SHARED | (alone + (t - alone) / 2) << 8;
   return n;
 }
 
@@ -1017,6 +1043,20 @@ static void exact_allow(exact_part *e, size_t at, unsigned c, unsigned char bit)
   e->hi[at][f >> 4] |= bit;
 }
 
+/* Bucket bit of e allows the lowered needle low[0..len) (ASCII: the bytes
+** lowering to each of its bytes are it and, for a letter, its capital,
+** which folds alike) by its first EXACT_BYTES bytes. */
+static void exact_add(exact_part *e, const unsigned char *low, size_t len, unsigned char bit) {
+  for (size_t at = 0; at < EXACT_BYTES; at++) {
+    if (at < len) {
+      exact_allow(e, at, low[at], bit);
+      continue;
+    }
+    for (unsigned v = 0; v < 16; v++) e->lo[at][v] |= bit;   /* past its end: any byte */
+    for (unsigned v = 0; v < 4; v++) e->hi[at][v] |= bit;
+  }
+}
+
 /* The exact pass's tables for the needles of pick[0 .. n), each in its
 ** bucket (how[]). */
 static void fill_exact(exact_part *e, const char *text, const ifs_span *span,
@@ -1024,24 +1064,13 @@ static void fill_exact(exact_part *e, const char *text, const ifs_span *span,
   memset(e, 0, sizeof *e);
   for (e->n = 0; e->n < n; e->n++) {
     uint32_t j = pick[e->n];
-    const unsigned char *low = (const unsigned char *)text + span[j].at;
-    size_t len = span[j].len;
     unsigned b = how[e->n] >> 8;
     unsigned char bit = (unsigned char)(1u << b);
     e->needle[e->n] = j;
     e->bucket[e->n] = (unsigned char)b;
-    e->how[e->n] = (unsigned char)(how[e->n] & (FITS_MAYBE | FITS_ASCII));
-    if (how[e->n] & FITS_MAYBE) e->maybe |= bit;
-    for (size_t at = 0; at < EXACT_BYTES; at++) {
-      if (at >= len) {   /* past its end: any byte */
-        for (unsigned c = 0; c < 128; c++) exact_allow(e, at, c, bit);
-        continue;
-      }
-      uint32_t src[3];
-      size_t ns = ifs_lower_preimages(low[at], src);
-      for (size_t i = 0; i < ns; i++)
-        if (src[i] < 0x80) exact_allow(e, at, src[i], bit);
-    }
+    e->how[e->n] = (unsigned char)(how[e->n] & (FITS_MAYBE | FITS_ASCII | FITS_SHARED));
+    if (how[e->n] & (FITS_MAYBE | FITS_SHARED)) e->maybe |= bit;
+    exact_add(e, (const unsigned char *)text + span[j].at, span[j].len, bit);
   }
 }
 
@@ -1585,32 +1614,17 @@ VBMI_INLINE unsigned exact_buckets(__m512i v) {
   return (unsigned)_mm_cvtsi128_si32(b) & 0xFF;
 }
 
-/* Where buckets watch (a bit each) first match in the step of r at q:
-** at[b]; the buckets still watched after it. */
-VBMI_TARGET static __attribute__((noinline, cold)) unsigned exact_first(__m512i r, size_t q,
-                                                                      unsigned watch,
-                                                                      uint32_t *at) {
-  unsigned now = exact_buckets(r) & watch;
-  for (unsigned b = now; b; b &= b - 1) {
-    unsigned i = (unsigned)__builtin_ctz(b);
-    uint64_t m = _mm512_test_epi8_mask(r, _mm512_set1_epi8((char)(1u << i)));
-    at[i] = (uint32_t)(q + (size_t)__builtin_ctzll(m));
-  }
-  return watch & ~now;
-}
-
-/* The exact pass (see above): the buckets of e matching somewhere in
-** h[0..n), and where each bucket of e->maybe first matches (first[b]),
-** where a search for its needles can start.  The text is folded a chunk at
-** a time into a buffer on the stack (fold_chunk), and every step looks up
-** all eight bytes of its 64 positions there, one vpermb each, without a
-** branch but for a first match of a bucket watched: a first stage of four
+/* The exact pass (see above): the buckets of st->e matching somewhere in
+** h[0..n), and, for its verified buckets (st->watch), the needles found
+** where they matched (exact_settle).  The text is folded a chunk at a time
+** into a buffer on the stack (fold_chunk), and every step looks up all
+** eight bytes of its 64 positions there, one vpermb each, without a
+** branch but for a match of a bucket watched: a first stage of four
 ** with a branch to the rest (half the look-ups for words seldom there)
 ** took 1.04 to 1.07 of the time of rows of a case's own words, which are
 ** found (make bench --compare). */
 #define EXACT_CHUNK 2048
-#define EXACT_LOOK(o) _mm512_permutexvar_epi8(_mm512_loadu_si512((const void *)(f + q + (o))), t##o)
-#define EXACT_TABLE(o) const __m512i t##o = exact_table(e, o, high)
+#define EXACT_LOOK(o) _mm512_permutexvar_epi8(_mm512_loadu_si512((const void *)(f + q + (o))), t[o])
 
 /* The byte table of needle byte o, the buckets allowing each folded byte
 ** (entry i: lo[i & 15] & hi[i >> 4]), made from e's nibble tables. */
@@ -1618,6 +1632,30 @@ VBMI_INLINE __m512i exact_table(const exact_part *e, int o, __m512i high) {
   __m512i l = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)e->lo[o]));
   __m512i h = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)e->hi[o]));
   return _mm512_and_si512(l, _mm512_shuffle_epi8(h, high));
+}
+
+VBMI_INLINE void exact_tables(const exact_part *e, __m512i t[EXACT_BYTES]) {
+  const __m512i high = _mm512_loadu_si512((const void *)high_nibble);
+#pragma GCC unroll 8
+  for (int o = 0; o < EXACT_BYTES; o++) t[o] = exact_table(e, o, high);
+}
+
+/* Bucket b of tables t made the lowered needle low[0..len)'s alone: at
+** each byte, its folded byte's entry (past its end, every entry). */
+VBMI_TARGET static __attribute__((noinline, cold)) void exact_retable(__m512i t[EXACT_BYTES],
+                                                                    unsigned b,
+                                                                    const unsigned char *low,
+                                                                    size_t len) {
+  const __m512i folded = _mm512_or_si512(
+      _mm512_loadu_si512((const void *)low_nibble),
+      _mm512_slli_epi16(_mm512_loadu_si512((const void *)high_nibble), 4));   /* entry i: i */
+  const __m512i bit = _mm512_set1_epi8((char)(1u << b));
+  for (size_t o = 0; o < EXACT_BYTES; o++) {
+    __mmask64 m = o < len ? _mm512_cmpeq_epi8_mask(folded, _mm512_set1_epi8((char)exact_fold(low[o])))
+                          : ~(__mmask64)0;
+    t[o] = _mm512_andnot_si512(bit, t[o]);
+    t[o] = _mm512_mask_mov_epi8(t[o], m, _mm512_or_si512(t[o], bit));
+  }
 }
 
 /* h[0..len) folded (exact_fold) into f, each byte not ASCII first made DEL,
@@ -1638,41 +1676,58 @@ VBMI_INLINE void fold_chunk(unsigned char *f, const unsigned char *h, size_t len
 
 /* exact_vbmi() with a branch for buckets watched (watching: e->maybe) or
 ** none. */
-VBMI_INLINE unsigned exact_loops(const exact_part *e, const unsigned char *h, size_t n,
-                                 int ascii, uint32_t *first, int watching) {
-  const __m512i high = _mm512_loadu_si512((const void *)high_nibble);
-  EXACT_TABLE(0); EXACT_TABLE(1); EXACT_TABLE(2); EXACT_TABLE(3);
-  EXACT_TABLE(4); EXACT_TABLE(5); EXACT_TABLE(6); EXACT_TABLE(7);
+VBMI_INLINE unsigned exact_loops(search *x, const unsigned char *h, size_t n, int ascii,
+                                 exact_state *st, int watching) {
+  __m512i t[EXACT_BYTES];
+  exact_tables(st->e, t);
   unsigned char f[EXACT_CHUNK + 2 * WIDE];
   __m512i acc = _mm512_setzero_si512();
-  unsigned watch = watching ? e->maybe : 0;
-  __m512i watched = _mm512_set1_epi8((char)watch);
+  __m512i watched = _mm512_set1_epi8((char)st->watch);
   for (size_t c = 0; c < n; c += EXACT_CHUNK) {
     size_t len = n - c < EXACT_CHUNK ? n - c : EXACT_CHUNK;   /* positions */
     size_t after = n - c - len < EXACT_BYTES ? n - c - len : EXACT_BYTES - 1;   /* read too */
     size_t steps = (len + WIDE - 1) / WIDE;
     fold_chunk(f, h + c, len + after, steps * WIDE + WIDE, ascii);
-    for (size_t q = 0; q < steps * WIDE; q += WIDE) {
+    for (size_t q = 0; q < steps * WIDE;) {
       __m512i r0 = _mm512_and_si512(EXACT_LOOK(0), EXACT_LOOK(1));
       __m512i r1 = _mm512_and_si512(EXACT_LOOK(2), EXACT_LOOK(3));
       __m512i r2 = _mm512_and_si512(EXACT_LOOK(4), EXACT_LOOK(5));
       __m512i r3 = _mm512_and_si512(EXACT_LOOK(6), EXACT_LOOK(7));
       __m512i r = _mm512_ternarylogic_epi64(_mm512_and_si512(r0, r1), r2, r3, 0x80);
-      if (len - q < WIDE)   /* positions past the text: none */
-        r = _mm512_maskz_mov_epi8(((__mmask64)1 << (len - q)) - 1, r);
-      acc = _mm512_or_si512(acc, r);
-      if (watching && watch && __builtin_expect(_mm512_test_epi8_mask(r, watched), 0)) {
-        watch = exact_first(r, c + q, watch, first);
-        watched = _mm512_set1_epi8((char)watch);
+      size_t width = len - q < WIDE ? len - q : WIDE;
+      if (width < WIDE)   /* positions past the text: none */
+        r = _mm512_maskz_mov_epi8(((__mmask64)1 << width) - 1, r);
+      if (watching && __builtin_expect(_mm512_test_epi8_mask(r, watched), 0)) {
+        uint64_t at[EXACT_BUCKETS];
+        for (unsigned w = st->watch; w; w &= w - 1)
+          at[__builtin_ctz(w)] = _mm512_test_epi8_mask(r, _mm512_set1_epi8((char)(w & -w)));
+        unsigned narrowed = exact_settle(x, st, at, c + q);
+        watched = _mm512_set1_epi8((char)st->watch);
+        if (narrowed) {   /* their matches so far verified: from this step, by the new tables */
+          acc = _mm512_andnot_si512(_mm512_set1_epi8((char)narrowed), acc);
+          __m512i u[EXACT_BYTES];   /* (t's address taken, t would not stay in registers) */
+#pragma GCC unroll 8
+          for (int o = 0; o < EXACT_BYTES; o++) u[o] = t[o];
+          for (; narrowed; narrowed &= narrowed - 1) {
+            unsigned b = (unsigned)__builtin_ctz(narrowed);
+            exact_retable(u, b, st->left[b], st->left_len[b]);
+          }
+#pragma GCC unroll 8
+          for (int o = 0; o < EXACT_BYTES; o++) t[o] = u[o];
+          continue;
+        }
       }
+      acc = _mm512_or_si512(acc, r);
+      q += WIDE;
     }
   }
   return exact_buckets(acc);
 }
 
-VBMI_TARGET static unsigned exact_vbmi(const exact_part *e, const unsigned char *h, size_t n,
-                                       int ascii, uint32_t *first) {
-  return e->maybe ? exact_loops(e, h, n, ascii, first, 1) : exact_loops(e, h, n, ascii, first, 0);
+/* (x: for exact_settle, which verifies there) */
+VBMI_TARGET static unsigned exact_vbmi(search *x, const unsigned char *h, size_t n, int ascii,
+                                       exact_state *st) {
+  return st->watch ? exact_loops(x, h, n, ascii, st, 1) : exact_loops(x, h, n, ascii, st, 0);
 }
 #endif
 
@@ -1766,7 +1821,7 @@ static size_t next_block(const tables *t, const tables *ext, const unsigned char
 
 /* ---- searching -------------------------------------------------------- */
 
-typedef struct search {
+struct search {
   const ifs_needle_set *s;
   const char *needles;           /* the needles' text */
   const unsigned char *h;
@@ -1786,7 +1841,7 @@ typedef struct search {
   uint64_t shift_or_seen;        /* test-only: a sum over the shift-or candidates */
   size_t searched_again;         /* test-only: the bytes the exact pass's searches read */
 #endif
-} search;
+};
 
 static void own_tables(search *x) {
   if (x->t != &x->own) {
@@ -2143,37 +2198,114 @@ static signed char search_alone(search *x, uint32_t j, size_t from) {
   return (signed char)found;
 }
 
-/* The answer for needle i of e, whose bucket first matched at byte at: 1
-** when the needle is there (most often: a long word's first bytes are
-** followed by the rest, a bucket of two matched by one of them); else its
-** search, from there: a match of the needle matches its bucket, so not
-** before, unless its first bytes may hold KELVIN SIGN, which the pass reads
-** as DEL (then from the text's start). */
-static signed char verify_hit(search *x, const exact_part *e, unsigned i, size_t at) {
-  const set_needle *nd = &x->s->needles[e->needle[i]];
-  size_t work = 0;
-  if (ifs_needle_at(x->needles + nd->at, nd->len, nd->ascii, (const char *)x->h, x->n, at, &work))
-    return 1;
-  return search_alone(x, e->needle[i], x->ascii || !(e->how[i] & FITS_ASCII) ? at : 0);
+/* The needles of bucket b not found yet (bit i: e->needle[i]). */
+static unsigned exact_undecided(const exact_state *st, unsigned b) {
+  unsigned m = 0;
+  for (unsigned i = 0; i < st->e->n; i++)
+    if (st->e->bucket[i] == b && !(st->found >> i & 1)) m |= 1u << i;
+  return m;
 }
 
-/* The exact pass's answers (bit b of hits: bucket b matched somewhere,
-** first at first[b] when it may match without the needle): such a match
-** (a long needle's first bytes, or two needles' mix) is verified where it
-** is, and a miss of a needle that may be in text not ASCII all the same
-** (one holding k) by a search. */
-static void exact_answers(search *x, const exact_part *e, unsigned hits,
-                          const uint32_t *first) {
-  for (unsigned i = 0; i < e->n; i++) {
-    int hit = hits >> e->bucket[i] & 1;
-    int sure = hit ? !(e->how[i] & FITS_MAYBE) : x->ascii || !(e->how[i] & FITS_ASCII);
-    if (sure) {
-      x->found[e->needle[i]] = (signed char)hit;
-      continue;
-    }
-    x->found[e->needle[i]] = hit ? verify_hit(x, e, i, first[e->bucket[i]])
-                                 : search_alone(x, e->needle[i], 0);
+/* The needles of bucket b (of those in m) at text byte at. */
+static unsigned exact_verify(search *x, exact_state *st, unsigned m, size_t at) {
+  unsigned got = 0;
+  for (; m; m &= m - 1) {
+    unsigned i = (unsigned)__builtin_ctz(m);
+    const set_needle *nd = &x->s->needles[st->e->needle[i]];
+    if (ifs_needle_at(x->needles + nd->at, nd->len, nd->ascii, (const char *)x->h, x->n, at,
+                      &st->work))
+      got |= 1u << i;
   }
+  return got;
+}
+
+/* Bucket b (of two needles) with a needle found: none left, and it is no
+** longer watched; or the other, for which its tables are made again (1),
+** and whose match then decides it when it is a word of letters of up to
+** EXACT_BYTES (no longer watched either). */
+static int exact_narrow(search *x, exact_state *st, unsigned b) {
+  unsigned left = exact_undecided(st, b);
+  if (!left) {
+    st->watch &= ~(1u << b);
+    return 0;
+  }
+  unsigned i = (unsigned)__builtin_ctz(left);   /* (the only one) */
+  const set_needle *nd = &x->s->needles[st->e->needle[i]];
+  st->left[b] = (const unsigned char *)x->needles + nd->at;
+  st->left_len[b] = nd->len;
+  if (!(st->e->how[i] & FITS_MAYBE)) {
+    st->watch &= ~(1u << b);
+    st->decides |= 1u << b;
+  }
+  return 1;
+}
+
+/* The exact pass's step at text byte q where a watched bucket matched
+** (at[b]: bit i, bucket b matches at q + i, b watched): each such match not
+** verified yet is verified, until a needle is found there (then its bucket
+** narrowed: the step is made again) or the checks run out (then its
+** needles are left to a search from there, as the pass would make a long
+** text's verifying quadratic).  The buckets whose tables changed. */
+static unsigned exact_settle(search *x, exact_state *st, const uint64_t *at, size_t q) {
+  unsigned narrowed = 0;
+  for (unsigned w = st->watch; w; w &= w - 1) {
+    unsigned b = (unsigned)__builtin_ctz(w);
+    uint64_t m = at[b];
+    if (st->next[b] > q) m &= st->next[b] - q >= WIDE ? 0 : ~(uint64_t)0 << (st->next[b] - q);
+    for (; m; m &= m - 1) {
+      size_t i = (size_t)__builtin_ctzll(m);
+      if (!st->checks || st->work > st->work_max) {
+        st->watch &= ~(1u << b);
+        st->gave_up |= 1u << b;
+        st->next[b] = q + i;
+        break;
+      }
+      st->checks--;
+      unsigned got = exact_verify(x, st, exact_undecided(st, b), q + i);
+      st->next[b] = q + i + 1;
+      if (got) {
+        st->found |= got;
+        narrowed |= (unsigned)exact_narrow(x, st, b) << b;
+        break;
+      }
+    }
+  }
+  return narrowed;
+}
+
+/* The exact pass's answers (bit b of hits: bucket b matched somewhere).  A
+** needle found where its bucket matched is there; one of a bucket verified
+** at every match is not, nor one whose bucket never matched; a miss of a
+** needle that may be in text not ASCII all the same (one holding k) is
+** settled by a search from the start. */
+static void exact_answers(search *x, const exact_state *st, unsigned hits) {
+  const exact_part *e = st->e;
+  for (unsigned i = 0; i < e->n; i++) {
+    unsigned b = e->bucket[i];
+    uint32_t j = e->needle[i];
+    int again = !x->ascii && (e->how[i] & FITS_ASCII);
+    if (st->found >> i & 1)
+      x->found[j] = 1;
+    else if (st->gave_up >> b & 1)
+      x->found[j] = search_alone(x, j, again ? 0 : st->next[b]);
+    else if ((hits >> b & 1) && !((e->maybe & ~st->decides) >> b & 1))
+      x->found[j] = 1;
+    else
+      x->found[j] = again ? search_alone(x, j, 0) : 0;
+  }
+}
+
+/* The exact pass's start: every verified bucket watched, with a check for
+** each step of the text and sixteen more, and characters compared up to
+** twice the text's. */
+static void exact_start(search *x, exact_state *st) {
+  st->e = x->s->exact;
+  st->watch = st->e->maybe;
+  st->found = st->decides = st->gave_up = 0;
+  for (unsigned b = 0; b < EXACT_BUCKETS; b++) st->next[b] = 0;
+  st->checks = 16 + x->n / WIDE;
+  st->work = 0;
+  st->work_max = 2 * x->n + 4096;
 }
 #endif
 
@@ -2218,8 +2350,12 @@ static void find_level(const ifs_needle_set *s, const char *needles, const char 
   memcpy(found, ascii ? s->start_ascii : s->start_all, s->k);
   x->left = ascii ? s->left_ascii : s->left_all;
 #if IFS_X86_SIMD   /* (at every level: the filter has none of its needles) */
-  uint32_t first[EXACT_BUCKETS];   /* (written for the buckets matched, of e->maybe) */
-  unsigned hits = s->exact ? exact_vbmi(s->exact, x->h, n, ascii, first) : 0;
+  exact_state st;
+  unsigned hits = 0;
+  if (s->exact) {
+    exact_start(x, &st);
+    hits = exact_vbmi(x, x->h, n, ascii, &st);
+  }
 #endif
   if (x->left)   /* (the filter's part of the set: not read otherwise) */
     memcpy(x->live, ascii ? s->f->live_ascii : s->f->live_all, sizeof x->live);
@@ -2233,7 +2369,7 @@ static void find_level(const ifs_needle_set *s, const char *needles, const char 
   }
   if (!x->gave_up) undecided_absent(found, s->k);   /* (else the undecided stay -1) */
 #if IFS_X86_SIMD
-  if (s->exact) exact_answers(x, s->exact, hits, first);
+  if (s->exact) exact_answers(x, &st, hits);
 #endif
 }
 

@@ -741,13 +741,15 @@ START_TEST(test_exact_pass_searches_again) {
 }
 END_TEST
 
-/* A bucket the exact pass lets through is verified where it first matched
-** (a needle there costs no search), and otherwise searched for from there,
-** as no match of its needles starts before; but from the text's start for
-** a needle whose first bytes hold k, which KELVIN SIGN (read as DEL) lowers
-** to.  In order, five words alone, then the pairs (foxtrot, golf), (zebra,
+/* A bucket the exact pass lets through is verified where it matches (a
+** needle there costs no search); a needle found leaves its bucket to the
+** other, whose match then decides when it is a word of letters alone.  Past
+** the checks (sixteen and one for each 64 bytes), the needles left are
+** searched for from the match not verified; a needle holding k in text not
+** ASCII, which KELVIN SIGN (read as DEL) lowers to, from the text's start.
+** In order, five words alone, then the pairs (foxtrot, golf), (zebra,
 ** delve) and (guideline, kilometers). */
-START_TEST(test_exact_pass_where_first_matched) {
+START_TEST(test_exact_pass_verified_where_matched) {
   static const char *const words[] = {"alpha", "bravo", "charlie", "tango", "echo", "foxtrot",
                                       "golf", "zebra", "delve", "guideline", "kilometers"};
   enum { ZEBRA = 7, DELVE = 8, GUIDELINE = 9, KILOMETERS = 10, K = 11 };
@@ -761,33 +763,69 @@ START_TEST(test_exact_pass_where_first_matched) {
   }
   ck_assert_uint_eq(ifs_test_needle_set_exact(s), K);
   static signed char got[MAX_NEEDLES];
-  /* guideline found where its bucket matched; kilometers searched from there */
-  static char text[200];
+  /* guideline found where its bucket matched, kilometers verified at its
+  ** bucket's matches after that: no search */
+  static char text[400];
   for (size_t at = 0; at <= 150; at++) {   /* across the loop's steps of 64 */
     memset(text, '.', at);
     memcpy(text + at, "GuideLine", 10);
     size_t n = at + 9;
-    ck_assert_uint_eq(ifs_test_needle_set_searched_again(s, v.all.p, text, n, 1, got), 9);
+    ck_assert_uint_eq(ifs_test_needle_set_searched_again(s, v.all.p, text, n, 1, got), 0);
     ck_assert_int_eq(got[GUIDELINE], 1);
     ck_assert_int_eq(got[KILOMETERS], 0);
   }
   ck_assert_int_eq(answer_of(s, &v, "the guidelines", 1, GUIDELINE), 1);
-  /* a mix first ("zelve"), then delve: both searched for from the mix */
+  /* delve, then zebra at each distance (in the same step or a later one):
+  ** zebra found by its bucket's match once delve is; not a mix of the two
+  ** before or after delve */
+  for (size_t at = 0; at <= 130; at += 13)
+    for (size_t d = 5; d <= 140; d++) {
+      memset(text, '.', sizeof text);
+      memcpy(text + at, "delve", 5);
+      memcpy(text + at + d, "ZEBRA", 5);
+      size_t n = at + d + 5 + at % 7;
+      ck_assert_uint_eq(ifs_test_needle_set_searched_again(s, v.all.p, text, n, 1, got), 0);
+      ck_assert_int_eq(got[DELVE], 1);
+      ck_assert_int_eq(got[ZEBRA], 1);
+      text[at + d + 1] = 'x';   /* zebrx: after delve, only zebra matches the bucket */
+      ck_assert_uint_eq(ifs_test_needle_set_searched_again(s, v.all.p, text, n, 1, got), 0);
+      ck_assert_int_eq(got[ZEBRA], 0);
+      memcpy(text + at + d, "zelve", 5);   /* a mix, after delve: nothing */
+      ck_assert_uint_eq(ifs_test_needle_set_searched_again(s, v.all.p, text, n, 1, got), 0);
+      ck_assert_int_eq(got[DELVE], 1);
+      ck_assert_int_eq(got[ZEBRA], 0);
+      memcpy(text + at, "zelve", 5);   /* a mix, then delve: the mix's match forgotten */
+      memcpy(text + at + d, "delve", 5);
+      ck_assert_uint_eq(ifs_test_needle_set_searched_again(s, v.all.p, text, n, 1, got), 0);
+      ck_assert_int_eq(got[DELVE], 1);
+      ck_assert_int_eq(got[ZEBRA], 0);
+    }
+  /* a mix first ("zelve"), then delve: both verified, no search */
   const char *mix = "a zelve, then a delve";
-  ck_assert_uint_eq(ifs_test_needle_set_searched_again(s, v.all.p, mix, strlen(mix), 1, got),
-                    2 * (strlen(mix) - 2));
+  ck_assert_uint_eq(ifs_test_needle_set_searched_again(s, v.all.p, mix, strlen(mix), 1, got), 0);
   ck_assert_int_eq(got[ZEBRA], 0);
   ck_assert_int_eq(got[DELVE], 1);
   ck_assert_int_eq(answer_of(s, &v, mix, 1, DELVE), 1);
+  /* 60 mixes in 360 bytes: 16 + 5 checks, then both searched for from the
+  ** 22nd mix (byte 126); zebra at the end */
+  memset(text, 0, sizeof text);
+  for (size_t i = 0; i < 60; i++) memcpy(text + 6 * i, "zelve ", 6);
+  memcpy(text + 360, "zebra", 5);
+  ck_assert_uint_eq(ifs_test_needle_set_searched_again(s, v.all.p, text, 365, 1, got),
+                    2 * (365 - 126));
+  ck_assert_int_eq(got[ZEBRA], 1);
+  ck_assert_int_eq(got[DELVE], 0);
+  ck_assert_int_eq(answer_of(s, &v, text, 1, ZEBRA), 1);
   /* the first bytes of guideline, not it, then the word */
   ck_assert_int_eq(answer_of(s, &v, "guidelinx, guidelin, guideline", 1, GUIDELINE), 1);
   ck_assert_int_eq(answer_of(s, &v, "guidelinx, guidelin, guidelin", 1, GUIDELINE), 0);
-  /* kilometers in KELVIN SIGN before the first plain match of its bucket:
-  ** searched for from the start (guideline from that match) */
+  /* kilometers in KELVIN SIGN, and the first bytes of kilometer: it is
+  ** searched for from the start, guideline not at all */
   const char *kelvin = "\xe2\x84\xaa" "ILOMETERS, caf\xc3\xa9, kilometer.";
   ck_assert_uint_eq(ifs_test_needle_set_searched_again(s, v.all.p, kelvin, strlen(kelvin), 0, got),
-                    strlen(kelvin) + strlen("kilometer."));
+                    strlen(kelvin));
   ck_assert_int_eq(got[KILOMETERS], 1);
+  ck_assert_int_eq(got[GUIDELINE], 0);
   ck_assert_int_eq(answer_of(s, &v, kelvin, 0, KILOMETERS), 1);
   ifs_needle_set_free(s);
   needles_free(&v);
@@ -884,7 +922,7 @@ static Suite *needle_set_suite(void) {
   tcase_add_test(tc, test_exact_pass_bytes);
   tcase_add_test(tc, test_exact_pass_folded_bytes);
   tcase_add_test(tc, test_exact_pass_searches_again);
-  tcase_add_test(tc, test_exact_pass_where_first_matched);
+  tcase_add_test(tc, test_exact_pass_verified_where_matched);
   tcase_add_test(tc, test_hot_bytes);
   tcase_add_test(tc, test_big_set_positions);
   tcase_add_test(tc, test_big_set_families);
