@@ -2284,13 +2284,14 @@ static void exact_answers(search *x, const exact_state *st, unsigned hits) {
     unsigned b = e->bucket[i];
     uint32_t j = e->needle[i];
     int again = !x->ascii && (e->how[i] & FITS_ASCII);
+    int match_decides = !(e->maybe >> b & 1) || (st->decides >> b & 1);
     if (st->found >> i & 1)
       x->found[j] = 1;
     else if (st->gave_up >> b & 1)
       x->found[j] = search_alone(x, j, again ? 0 : st->next[b]);
-    else if ((hits >> b & 1) && !((e->maybe & ~st->decides) >> b & 1))
+    else if (match_decides && (hits >> b & 1))
       x->found[j] = 1;
-    else
+    else   /* its bucket never matched, or was verified at every match */
       x->found[j] = again ? search_alone(x, j, 0) : 0;
   }
 }
