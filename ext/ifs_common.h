@@ -62,6 +62,11 @@ ifs_status ifs_buf_append_char(ifs_buf *b, char c);
 ifs_status ifs_buf_append_u64(ifs_buf *b, uint64_t v);
 ifs_status ifs_buf_append_cp(ifs_buf *b, uint32_t cp);     /* internal UTF-8 */
 
+/* The bytes of cp in internal UTF-8 (a surrogate takes three), 1 to 4. */
+static inline size_t ifs_utf8_len(uint32_t cp) {
+  return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+}
+
 /* Writes cp as internal UTF-8 at out (a surrogate takes three bytes, as
 ** any other BMP code point); returns the byte count, 1 to 4. */
 static inline size_t ifs_utf8_put(unsigned char *out, uint32_t cp) {

@@ -16,11 +16,6 @@
 
 static int is_cont(unsigned char c) { return (c & 0xC0) == 0x80; }
 
-/* UTF-8 length of a code point (internal form: surrogates take three). */
-static size_t utf8_len(uint32_t cp) {
-  return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-}
-
 static unsigned char utf8_last_byte(uint32_t cp) {
   return (unsigned char)(cp < 0x80 ? cp : 0x80 | (cp & 0x3F));
 }
@@ -94,9 +89,9 @@ void ifs_needle_init(ifs_needle *nd, const char *low, size_t len) {
   ** byte is a fixed distance away when all its sources have one length. */
   uint32_t c2 = ifs_decode(low, len, &i);
   k = ifs_lower_preimages(c2, src);
-  size_t at = utf8_len(src[0]);
+  size_t at = ifs_utf8_len(src[0]);
   for (size_t j = 1; j < k; j++)
-    if (utf8_len(src[j]) != at) at = 0;
+    if (ifs_utf8_len(src[j]) != at) at = 0;
   if (at == 0) {
     return;   /* mixed lengths (K and KELVIN SIGN): the first set alone */
   }

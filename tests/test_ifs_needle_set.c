@@ -635,7 +635,9 @@ END_TEST
 ** those alone, up to sixteen (past eight, two to a bucket); each of them
 ** is found at every position of a text and where it ends a text of every
 ** length from 60 to 200 bytes (its last step reads the end by masked
-** loads), and the filter finds the rest. */
+** loads), and the filter finds the rest.  In such a set, it also takes a
+** needle whose characters not ASCII in those bytes have each every form
+** (the characters lowering to it) of their own length in UTF-8. */
 START_TEST(test_exact_pass) {
   needles v;
   refusal_words(&v, 13);   /* all: apology, refuse, cannot alone, the others two to a bucket */
@@ -645,15 +647,18 @@ START_TEST(test_exact_pass) {
   for (size_t n = 60; n <= 200; n++) check_positions(s, &v, 13, 1, n, n - 16, n);
   ifs_needle_set_free(s);
   needles_free(&v);
-  /* kelvin and ok (k), guideline (nine bytes) and hi-fi fit; café is not
-  ** ASCII, the others hold NUL or DEL */
-  static const char *const misfits[] = {"kelvin", "guideline", "caf\xc3\xa9", "a\0b", "x\x7fy",
-                                        "ok", "hi-fi"};
-  static const size_t misfit_len[] = {6, 9, 5, 3, 3, 2, 5};
-  needles_of(&v, misfits, misfit_len, 7);
+  /* kelvin and ok (k), guideline (nine bytes), hi-fi and café fit, and
+  ** ten bytes with omega last; two hold NUL or DEL, the others a
+  ** character of another length lowering to omega (OHM SIGN), to a with
+  ** ring (ANGSTROM SIGN) or to sharp s (its capital) */
+  static const char *const misfits[] = {
+    "kelvin", "guideline", "caf\xc3\xa9", "a\0b", "x\x7fy", "ok", "hi-fi",
+    "abcdefgh\xcf\x89", "abcdefg\xcf\x89", "\xc3\xa5r", "stra\xc3\x9f" "e"};
+  static const size_t misfit_len[] = {6, 9, 5, 3, 3, 2, 5, 10, 9, 3, 7};
+  needles_of(&v, misfits, misfit_len, 11);
   s = set_of(&v);
-  ck_assert_uint_eq(ifs_test_needle_set_exact(s), ifs_test_needle_set_exact_runs() ? 4 : 0);
-  check_every_position(s, &v, 7, 0);
+  ck_assert_uint_eq(ifs_test_needle_set_exact(s), ifs_test_needle_set_exact_runs() ? 6 : 0);
+  check_every_position(s, &v, 11, 0);
   ifs_needle_set_free(s);
   needles_free(&v);
 }
@@ -832,10 +837,11 @@ START_TEST(test_exact_pass_verified_where_matched) {
 }
 END_TEST
 
-/* A byte not ASCII is read as DEL: U+00A1 (C2 A1) would otherwise read as
-** "B!", its bytes' low seven bits, and let "b!" through; nor do the bytes
-** past a text's end (NUL) let a needle through.  Texts short (the last
-** step alone) and long (the loop over text that is not ASCII). */
+/* A byte not ASCII is read by its low five bits, which no letter's fold
+** has: U+00A1 (C2 A1) would otherwise read as "B!", its bytes' low seven
+** bits, and let "b!" through; nor do the bytes past a text's end (NUL) let
+** a needle through.  Texts short (the last step alone) and long (the loop
+** over text that is not ASCII). */
 START_TEST(test_exact_pass_bytes) {
   static const char *const words[] = {"b!", "ab", "!b", "zz", "xyz"};
   needles v;
@@ -863,16 +869,16 @@ END_TEST
 /* The exact pass reads each ASCII byte folded to six bits, a letter's two
 ** cases alike; any other byte is folded alike with one more (space with
 ** NUL, a digit with a control character, - with CR, @ with a backquote,
-** _ with DEL, which any byte not ASCII is read as), so a needle with one
-** is verified where its bucket matches.  Each needle's partner text alone
+** _ with DEL; a byte not ASCII with a character below @), so a needle
+** with one is verified where its bucket matches.  Each needle's partner text alone
 ** finds nothing, and a partner before the needle does not hide it; in
 ** texts of 4,100 bytes, which the pass folds 2,048 at a time, each needle
 ** is found at every position across the seams of those chunks. */
 START_TEST(test_exact_pass_folded_bytes) {
   static const char *const words[] = {"a b", "x1", "q@", "w_", "e-f", "z)", "u*", "it's"};
-  static const char *const partners[] = {"a\0b", "x\x11", "q`", "w\xc3\xa9", "e\rf", "z\t",
-                                         "u\n", "it\x07s"};
-  static const size_t partner_len[] = {3, 2, 2, 3, 3, 2, 2, 4};
+  static const char *const partners[] = {"a\0b", "x\x11", "q`", "w\x7f", "e\rf",
+                                         "z\xc9\x91" /* U+0251: C9 as ) */, "u\n", "it\x07s"};
+  static const size_t partner_len[] = {3, 2, 2, 2, 3, 3, 2, 4};
   enum { K = sizeof words / sizeof words[0], N = 4100 };
   needles v;
   needles_of(&v, words, NULL, K);
@@ -911,6 +917,57 @@ START_TEST(test_exact_pass_folded_bytes) {
 }
 END_TEST
 
+/* Needles not ASCII in the exact pass (a set of words expected found): a
+** character is matched by the bytes of its forms, each read by its low
+** five bits, and verified where its bucket matches.  Ten such words (and
+** zebra) fit: Cyrillic, Chinese and Greek, a letter with a diacritic, dz
+** with caron (three forms), Deseret (four bytes), omega past the eighth
+** byte; four do not (sharp s, OHM SIGN, ANGSTROM SIGN).  Each word found
+** at every position, at a text's end, in each of its forms; a mix of the
+** two words of a bucket (the two Han characters' bytes, with epsilon's
+** second byte in the first) is verified and not found, with no search; in ASCII text the bytes that read as the
+** Cyrillic word's do not make it found, nor do they in text not ASCII. */
+START_TEST(test_exact_pass_wide) {
+  static const char *const words[] = {
+    "zebra",
+    "\xd0\x9f\xd0\xa0\xd0\x98\xd0\x92\xd0\x95\xd0\xa2",                 /* PRIVET */
+    "\xd0\x9c\xd0\xb8\xd1\x80",                                         /* Mir */
+    "\xe4\xb8\xad\xe6\x96\x87\xe5\xad\x97\xe7\xac\xa6",                 /* four Han */
+    "\xe6\x97\xa5\xe6\x9c\xac",                                         /* two Han */
+    "\xce\x95\xce\x9b\xce\x9b\xce\x97\xce\x9d\xce\x99\xce\x9a\xce\x86", /* ELLINIKA */
+    "CAF\xc3\x89",
+    "\xc7\x85" "emal",                                                  /* U+01C5 */
+    "\xf0\x90\x90\x80\xf0\x90\x90\x81",                                 /* Deseret */
+    "na\xc3\xafve", "abcdefgh\xcf\x89",
+    "stra\xc3\x9f" "e", "\xcf\x89mega", "\xc3\xa5r", "abcdefg\xcf\x89"};
+  enum { ZEBRA, PRIVET, HAN2 = 4, GREEK, DZ = 7, K = sizeof words / sizeof words[0] };
+  needles v;
+  needles_of(&v, words, NULL, K);
+  ifs_needle_set *s = set_of(&v);
+  ck_assert_uint_eq(ifs_test_needle_set_exact(s), ifs_test_needle_set_exact_runs() ? 11 : 0);
+  check_every_position(s, &v, K, 0);
+  for (size_t n = 60; n <= 200; n++) check_positions(s, &v, K, 0, n, n - 16, n);
+  static const char *const forms[] = {
+    "\xc7\x84" "EMAL", "\xc7\x86" "emal", "\xd0\xbf\xd0\xa0\xd0\xb8\xd0\x92\xd0\xb5\xd0\xa2",
+    "STRA\xe1\xba\x9e" "E", "\xe2\x84\xa6" "MEGA", "\xe2\x84\xab" "R", "ABCDEFG\xe2\x84\xa6"};
+  static const size_t form_of[] = {DZ, DZ, PRIVET, 11, 12, 13, 14};
+  for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
+    ck_assert_msg(answer_of(s, &v, forms[i], 0, form_of[i]) == 1, "%s", forms[i]);
+  static signed char got[MAX_NEEDLES];
+  const char *mix = "\xc3\xa9 \xe6\xb5\xa5\xe6\x9c\xac";   /* U+6D65, then the second Han */
+  ck_assert_int_eq(answer_of(s, &v, mix, 0, GREEK), 0);
+  ck_assert_int_eq(answer_of(s, &v, mix, 0, HAN2), 0);
+  if (ifs_test_needle_set_exact_runs())
+    ck_assert_uint_eq(ifs_test_needle_set_searched_again(s, v.all.p, mix, strlen(mix), 0, got), 0);
+  /* privet's bytes, each read by its low five bits: "0?1 0802" */
+  ck_assert_int_eq(answer_of(s, &v, "at 0?1 0802 zebra", 1, PRIVET), 0);
+  ck_assert_int_eq(answer_of(s, &v, "at 0?1 0802 zebra", 1, ZEBRA), 1);
+  ck_assert_int_eq(answer_of(s, &v, "\xc3\xa9 0?1 0802", 0, PRIVET), 0);
+  ifs_needle_set_free(s);
+  needles_free(&v);
+}
+END_TEST
+
 static Suite *needle_set_suite(void) {
   Suite *s = suite_create("ifs_needle_set");
   TCase *tc = tcase_create("core");
@@ -921,6 +978,7 @@ static Suite *needle_set_suite(void) {
   tcase_add_test(tc, test_exact_pass);
   tcase_add_test(tc, test_exact_pass_bytes);
   tcase_add_test(tc, test_exact_pass_folded_bytes);
+  tcase_add_test(tc, test_exact_pass_wide);
   tcase_add_test(tc, test_exact_pass_searches_again);
   tcase_add_test(tc, test_exact_pass_verified_where_matched);
   tcase_add_test(tc, test_hot_bytes);
