@@ -281,7 +281,8 @@ typedef struct exact_part {
                                           two (hi[.][0..3]; see above) */
   uint32_t needle[EXACT_NEEDLES];      /* the needles it decides, */
   unsigned char bucket[EXACT_NEEDLES]; /* each one's bucket, */
-  unsigned char how[EXACT_NEEDLES];    /* and when its answer is searched for again (FITS_*) */
+  unsigned char how[EXACT_NEEDLES];    /* and when its answer is searched for again (FITS_*); */
+  uint16_t in_bucket[EXACT_BUCKETS];   /* each bucket's needles (bit i: needle[i]) */
   unsigned char maybe;                 /* the buckets whose match is verified */
   unsigned char out_in_ascii;          /* the buckets of needles not ASCII alone */
   uint16_t kept;                       /* bit i: needle[i] is not ASCII and shares a bucket */
@@ -1144,6 +1145,7 @@ static void fill_exact(exact_part *e, const char *text, const ifs_span *span,
     unsigned char bit = (unsigned char)(1u << b);
     e->needle[e->n] = j;
     e->bucket[e->n] = (unsigned char)b;
+    e->in_bucket[b] |= (uint16_t)(1u << e->n);
     e->how[e->n] = (unsigned char)(how[e->n] & (FITS_MAYBE | FITS_ASCII | FITS_SHARED | FITS_WIDE));
     if (how[e->n] & (FITS_MAYBE | FITS_SHARED)) e->maybe |= bit;
     if (how[e->n] & FITS_WIDE) wide |= bit; else ascii |= bit;
@@ -2295,10 +2297,7 @@ static signed char search_alone(search *x, uint32_t j, size_t from) {
 
 /* The needles of bucket b not found yet (bit i: e->needle[i]). */
 static unsigned exact_undecided(const exact_state *st, unsigned b) {
-  unsigned m = 0;
-  for (unsigned i = 0; i < st->e->n; i++)
-    if (st->e->bucket[i] == b && !(st->found >> i & 1)) m |= 1u << i;
-  return m;
+  return st->e->in_bucket[b] & ~st->found;
 }
 
 /* The needles of bucket b (of those in m) at text byte at. */
