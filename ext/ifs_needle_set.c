@@ -1121,12 +1121,16 @@ static void exact_add(exact_part *e, const unsigned char *low, size_t len, unsig
   }
 }
 
-/* The needles not ASCII that share a bucket, of how[0 .. n): their folds
-** are kept for exact_retable (a character's forms are looked up). */
+/* 1 when a needle taken so (how) keeps its folds for exact_retable: one not
+** ASCII sharing a bucket (its characters' forms would be looked up again). */
+static int keeps_folds(unsigned how) {
+  return (how & (FITS_WIDE | FITS_SHARED)) == (FITS_WIDE | FITS_SHARED);
+}
+
+/* The needles of how[0 .. n) that keep their folds. */
 static unsigned kept_folds(const unsigned *how, unsigned n) {
   unsigned kept = 0;
-  for (unsigned i = 0; i < n; i++)
-    kept += (how[i] & (FITS_WIDE | FITS_SHARED)) == (FITS_WIDE | FITS_SHARED);
+  for (unsigned i = 0; i < n; i++) kept += (unsigned)keeps_folds(how[i]);
   return kept;
 }
 
@@ -1150,7 +1154,7 @@ static void fill_exact(exact_part *e, const char *text, const ifs_span *span,
     if (how[e->n] & (FITS_MAYBE | FITS_SHARED)) e->maybe |= bit;
     if (how[e->n] & FITS_WIDE) wide |= bit; else ascii |= bit;
     exact_add(e, (const unsigned char *)text + span[j].at, span[j].len, bit);
-    if ((how[e->n] & (FITS_WIDE | FITS_SHARED)) == (FITS_WIDE | FITS_SHARED)) {
+    if (keeps_folds(how[e->n])) {
       exact_folds((const unsigned char *)text + span[j].at, span[j].len, folds[kept++]);
       e->kept |= (uint16_t)(1u << e->n);
     }

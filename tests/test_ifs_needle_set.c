@@ -751,7 +751,8 @@ END_TEST
 ** other, whose match then decides when it is a word of letters alone.  Past
 ** the checks (sixteen and one for each 64 bytes), the needles left are
 ** searched for from the match not verified; a needle holding k in text not
-** ASCII, which KELVIN SIGN (read as DEL) lowers to, from the text's start.
+** ASCII, which KELVIN SIGN (three bytes, not k's one) lowers to, from the
+** text's start.
 ** In order, five words alone, then the pairs (foxtrot, golf), (zebra,
 ** delve) and (guideline, kilometers). */
 START_TEST(test_exact_pass_verified_where_matched) {
