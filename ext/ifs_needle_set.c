@@ -286,7 +286,8 @@ typedef struct exact_part {
   unsigned char maybe;                 /* the buckets whose match is verified */
   unsigned char out_in_ascii;          /* the buckets of needles not ASCII alone */
   uint16_t kept;                       /* bit i: needle[i] is not ASCII and shares a bucket */
-  unsigned n;                          /* needles */
+  uint16_t again;                      /* bit i: how[i] has FITS_ASCII */
+  uint16_t n;                          /* needles */
   const uint64_t (*folds)[EXACT_BYTES];/* the kept needles' exact_folds(), in order (in the
                                           set's cold part), for exact_retable */
 } exact_part;
@@ -1152,6 +1153,7 @@ static void fill_exact(exact_part *e, const char *text, const ifs_span *span,
     e->in_bucket[b] |= (uint16_t)(1u << e->n);
     e->how[e->n] = (unsigned char)(how[e->n] & (FITS_MAYBE | FITS_ASCII | FITS_SHARED | FITS_WIDE));
     if (how[e->n] & (FITS_MAYBE | FITS_SHARED)) e->maybe |= bit;
+    if (how[e->n] & FITS_ASCII) e->again |= (uint16_t)(1u << e->n);
     if (how[e->n] & FITS_WIDE) wide |= bit; else ascii |= bit;
     exact_add(e, (const unsigned char *)text + span[j].at, span[j].len, bit);
     if (keeps_folds(how[e->n])) {
@@ -2374,26 +2376,32 @@ static unsigned exact_settle(search *x, exact_state *st, const uint64_t *at, siz
   return narrowed;
 }
 
-/* The exact pass's answers (bit b of hits: bucket b matched somewhere).  A
-** needle found where its bucket matched is there; one of a bucket verified
-** at every match is not, nor one whose bucket never matched; a miss of a
-** needle that may be in text not ASCII all the same (one holding k) is
-** settled by a search from the start. */
+/* The needles (bit i: needle[i]) of the buckets in mask buckets. */
+static unsigned needles_of(const exact_part *e, unsigned buckets) {
+  unsigned m = 0;
+  for (; buckets; buckets &= buckets - 1) m |= e->in_bucket[__builtin_ctz(buckets)];
+  return m;
+}
+
+/* The exact pass's answers (bit b of hits: bucket b matched somewhere),
+** as masks of needles, written in one loop without a branch.  A needle
+** found where its bucket matched is there, as is one of a bucket whose
+** match decides it; one of a bucket verified at every match is not, nor
+** one whose bucket never matched.  A needle whose bucket ran out of checks
+** is searched for alone from where it stopped; a miss of a needle that may
+** be in text not ASCII all the same (one holding k) is settled by a search
+** from the start. */
 static void exact_answers(search *x, const exact_state *st, unsigned hits) {
   const exact_part *e = st->e;
-  for (unsigned i = 0; i < e->n; i++) {
-    unsigned b = e->bucket[i];
-    uint32_t j = e->needle[i];
-    int again = !x->ascii && (e->how[i] & FITS_ASCII);
-    int match_decides = !(e->maybe >> b & 1) || (st->decides >> b & 1);
-    if (st->found >> i & 1)
-      x->found[j] = 1;
-    else if (st->gave_up >> b & 1)
-      x->found[j] = search_alone(x, j, again ? 0 : st->next[b]);
-    else if (match_decides && (hits >> b & 1))
-      x->found[j] = 1;
-    else   /* its bucket never matched, or was verified at every match */
-      x->found[j] = again ? search_alone(x, j, 0) : 0;
+  unsigned deciding = hits & (~e->maybe | st->decides) & ~st->gave_up;
+  unsigned yes = st->found | needles_of(e, deciding);
+  unsigned gave_up = needles_of(e, st->gave_up) & ~st->found;
+  unsigned again = x->ascii ? 0 : e->again & ~yes & ~gave_up;
+  for (unsigned i = 0; i < e->n; i++) x->found[e->needle[i]] = (signed char)(yes >> i & 1);
+  for (unsigned m = gave_up | again; m; m &= m - 1) {
+    unsigned i = (unsigned)__builtin_ctz(m);
+    size_t from = !x->ascii && (e->again >> i & 1) ? 0 : st->next[e->bucket[i]];
+    x->found[e->needle[i]] = search_alone(x, e->needle[i], from);
   }
 }
 
