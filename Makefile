@@ -51,7 +51,7 @@ LIB = build/ifscore.$(SO)
 # $(call link_lib,OBJECTS,PCRE2) links a loadable library as $@
 link_lib = $(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(1) $(2) $(LIB_LDFLAGS)
 
-CORE_SRC = ext/ifs_common.c ext/ifs_text.c ext/ifs_needle.c ext/ifs_needle_set.c ext/ifs_json.c \
+CORE_SRC = ext/ifs_common.c ext/ifs_heap.c ext/ifs_text.c ext/ifs_needle.c ext/ifs_needle_set.c ext/ifs_json.c \
            ext/ifs_pyval.c ext/ifs_re_parse.c ext/ifs_re_charset.c ext/ifs_re_emit.c ext/ifs_re_nfa.c \
            ext/ifs_unicode_names.c \
            ext/ifs_regex.c ext/ifs_redfa.c ext/ifs_set_cache.c ext/ifs_list_cache.c ext/ifs_eval.c ext/ifs_memo.c

@@ -211,6 +211,7 @@ typedef struct plan_slot {
 #define BY_LISTS_BYTES ((size_t)16 << 20)
 
 struct ifs_evaluator {
+  ifs_heap *heap;         /* kept plans, lists and sets: what a row reads together */
   ifs_regex_cache *regex;
   uint64_t evaluation;    /* counts evaluations: results' labels follow theirs */
   plan_slot *table;       /* open addressing by hash, */
@@ -302,8 +303,13 @@ ifs_evaluator *ifs_evaluator_new(void) {
   ifs_seen_init(&ev->seen, SEEN_SETS, SEEN_WAYS);
   ev->rng = 0x9E3779B97F4A7C15u;
   ev->lists_bound = BY_LISTS_BYTES;
-  ev->regex = ifs_regex_cache_new();
-  if (!ev->regex) { ifs_free(ev); return NULL; }
+  ev->heap = ifs_heap_new();
+  ev->regex = ev->heap ? ifs_regex_cache_new() : NULL;
+  if (!ev->regex) {
+    ifs_heap_free(ev->heap);
+    ifs_free(ev);
+    return NULL;
+  }
   return ev;
 }
 
@@ -329,6 +335,7 @@ void ifs_evaluator_free(ifs_evaluator *ev) {
   ifs_list_cache_free(ev->compiled);
   ifs_free(ev->wchecks);
   ifs_buf_free(&ev->wtext);
+  ifs_heap_free(ev->heap);   /* after every cache that holds its blocks */
   ifs_free(ev);
 }
 
@@ -765,7 +772,8 @@ static ifs_status plan_build_set(ifs_evaluator *ev, const plan *pl, size_t min,
   if (k < min || k > IFS_NEEDLE_SET_MAX || pl->tn > UINT32_MAX)   /* (32-bit offsets) */
     return IFS_OK;
   if (plan_spans(ev, pl)) return IFS_NOMEM;
-  return ifs_needle_set_new(pl->text, ev->spans, k, pl->n_include, set);   /* (includes first) */
+  return ifs_needle_set_new(ev->heap, pl->text, ev->spans, k, pl->n_include,
+                            set);   /* (includes first) */
 }
 
 /* The work plan's lists of SET_MIN_NEEDLES_ONCE needles or more, each by the
@@ -779,7 +787,7 @@ static ifs_status work_list_sets(ifs_evaluator *ev, plan *w) {
   if ((w->n_include < SET_MIN_NEEDLES_ONCE && w->nn - w->n_include < SET_MIN_NEEDLES_ONCE) ||
       w->tn > UINT32_MAX)
     return IFS_OK;
-  if (!ev->sets && !(ev->sets = ifs_set_cache_new())) return IFS_NOMEM;
+  if (!ev->sets && !(ev->sets = ifs_set_cache_new(ev->heap))) return IFS_NOMEM;
   if (needles_room(ev, w->nn)) return IFS_NOMEM;
   int spans = 0;   /* filled (the set cache's key) only for a list not copied */
   for (int l = 0; l < 2; l++) {
@@ -823,7 +831,7 @@ static ifs_status compile_plan(ifs_evaluator *ev, const char *cons, size_t cn) {
   memcpy(ev->copies_before, ev->copies, sizeof ev->copies);
   memset(ev->copies, 0, sizeof ev->copies);
   ev->wcons = cons;
-  if (!ev->compiled && !(ev->compiled = ifs_list_cache_new())) return IFS_NOMEM;
+  if (!ev->compiled && !(ev->compiled = ifs_list_cache_new(ev->heap))) return IFS_NOMEM;
   ifs_jval *c;
   size_t needles_from = 0, include_end = 0, needles_end = 0;   /* the needle checks, in one run */
   ifs_status rc = ifs_json_parse_known(cons, cn, &ev->arena, known_list, ev, &c);
@@ -973,7 +981,8 @@ static ifs_status shared_list_sets(ifs_evaluator *ev, const plan *w, unsigned ki
       st = ifs_list_cache_set(ev->compiled, &ev->copied[l], l == 0, &ls->set, &ls->text);
       p->nlists += !st;
     } else if (k >= SET_MIN_NEEDLES && k <= IFS_NEEDLE_SET_MAX && w->tn <= UINT32_MAX) {
-      st = ifs_needle_set_new(w->text, ev->spans + first, k, l == 0 ? k : 0, &p->own_set);
+      st = ifs_needle_set_new(ev->heap, w->text, ev->spans + first, k, l == 0 ? k : 0,
+                              &p->own_set);
       ls->set = p->own_set;
       ls->text = NULL;
       p->nlists += !st;
@@ -1026,7 +1035,7 @@ static plan *freeze_as(ifs_evaluator *ev, const char *cons, size_t cn, const pla
   sets.nshared = (unsigned char)nshared;
   if (kept_sets(ev, kinds, &sets)) return NULL;
   size_t head_bytes = nshared * sizeof *shared + sets.nlists * sizeof *lists + cn - shared_bytes;
-  char *block = ifs_malloc(block_size(&sets, head_bytes));
+  char *block = ifs_heap_alloc(ev->heap, block_size(&sets, head_bytes));
   if (!block) {
     if (sets.set != w->set) ifs_needle_set_free(sets.set);
     ifs_needle_set_free(sets.own_set);
@@ -1072,7 +1081,7 @@ static void plan_free(plan *pl) {
   if (!pl) return;
   ifs_needle_set_free(pl->set);
   ifs_needle_set_free(pl->own_set);
-  ifs_free(pl);
+  ifs_heap_release(pl);
 }
 
 static void plans_flush(ifs_evaluator *ev) {

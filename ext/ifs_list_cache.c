@@ -89,15 +89,17 @@ struct ifs_list_cache {
   size_t bound;            /* IFS_LIST_CACHE_BYTES (a test may set less) */
   uint32_t last_cold;      /* the list found cold last (NONE: none yet) */
   ifs_seen seen;
+  ifs_heap *heap;          /* the entries' blocks and sets are its */
 #ifdef IFS_TESTING
   size_t lookups;          /* chains looked up by finds */
 #endif
 };
 
-ifs_list_cache *ifs_list_cache_new(void) {
+ifs_list_cache *ifs_list_cache_new(ifs_heap *heap) {
   ifs_list_cache *c = ifs_malloc(sizeof *c);
   if (!c) return NULL;
   memset(c, 0, sizeof *c);
+  c->heap = heap;
   c->free = c->last_cold = NONE;
   c->rng = 0x9E3779B97F4A7C15u;
   c->bound = IFS_LIST_CACHE_BYTES;
@@ -145,7 +147,7 @@ static void entry_clear(ifs_list_cache *c, uint32_t i) {
   unlink_after(c, i);
   if (e->named_by != NONE) unlink_after(c, e->named_by);
   ifs_needle_set_free(e->set);
-  ifs_free(e->json);
+  ifs_heap_release(e->json);
   memset(e, 0, sizeof *e);
   e->next = c->free;
   c->free = i;
@@ -156,7 +158,7 @@ void ifs_list_cache_free(ifs_list_cache *c) {
   for (size_t i = 0; i < c->used; i++)
     if (c->e[i].last) {
       ifs_needle_set_free(c->e[i].set);
-      ifs_free(c->e[i].json);
+      ifs_heap_release(c->e[i].json);
     }
   ifs_free(c->e);
   ifs_free(c->chain);
@@ -255,7 +257,7 @@ ifs_status ifs_list_cache_set(ifs_list_cache *c, const ifs_list *list, int likel
       span[i].at = e->list.needles[i].low_at;
       span[i].len = e->list.needles[i].low_len;
     }
-    ifs_status st = ifs_needle_set_new(e->list.text, span, k, likely ? k : 0, &e->set);
+    ifs_status st = ifs_needle_set_new(c->heap, e->list.text, span, k, likely ? k : 0, &e->set);
     ifs_free(span);
     if (st) return st;
     size_t hot = ifs_needle_set_hot_bytes(e->set);
@@ -382,12 +384,13 @@ static uint32_t crowded(ifs_list_cache *c, uint32_t h, const ifs_list *held, siz
   return on[ifs_xorshift64(&c->rng) % free_to_go];
 }
 
-/* json[0..jn) and the list copied into one block (block_bytes()), and
-** *copy, the list as it is there. */
-static char *copy_block(const char *json, size_t jn, const ifs_list *list, ifs_list *copy) {
+/* json[0..jn) and the list copied into one block of c's heap
+** (block_bytes()), and *copy, the list as it is there. */
+static char *copy_block(ifs_list_cache *c, const char *json, size_t jn, const ifs_list *list,
+                        ifs_list *copy) {
   size_t needles_at = (jn + 3) & ~(size_t)3;
   size_t text_at = needles_at + list->k * sizeof(ifs_list_needle);
-  char *b = ifs_malloc(block_bytes(jn, list));
+  char *b = ifs_heap_alloc(c->heap, block_bytes(jn, list));
   if (!b) return NULL;
   memcpy(b, json, jn);
   ifs_list_needle *nd = (ifs_list_needle *)(void *)(b + needles_at);
@@ -416,13 +419,13 @@ ifs_status ifs_list_cache_offer(ifs_list_cache *c, const char *json, size_t jn,
     if (!before) return IFS_OK;
   }
   ifs_list copy;
-  char *b = copy_block(json, jn, list, &copy);
+  char *b = copy_block(c, json, jn, list, &copy);
   if (!b) return IFS_NOMEM;
   size_t bytes = block_bytes(jn, list);
   uint32_t slot;
   ifs_status rc = make_room(c, bytes, held, nheld, &slot);
   if (rc || slot == NONE) {
-    ifs_free(b);
+    ifs_heap_release(b);
     return rc;
   }
   uint32_t h = key_hash(json), crowd = crowded(c, h, held, nheld);

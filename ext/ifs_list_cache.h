@@ -59,7 +59,9 @@ typedef struct ifs_list {
 #define IFS_LIST_CACHE_KEY 32
 #define IFS_LIST_CACHE_ALIKE 8
 
-ifs_list_cache *ifs_list_cache_new(void);   /* NULL when out of memory */
+/* A cache whose lists and sets are heap's blocks (NULL: each of its own);
+** NULL when out of memory. */
+ifs_list_cache *ifs_list_cache_new(ifs_heap *heap);
 void ifs_list_cache_free(ifs_list_cache *c);
 
 /* The length of a kept list's JSON text that s[0..n) starts with, with

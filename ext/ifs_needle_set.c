@@ -1168,13 +1168,13 @@ static void fill_exact(exact_part *e, const char *text, const ifs_span *span,
 static size_t align8(size_t at) { return (at + 7) & ~(size_t)7; }
 static size_t align64(size_t at) { return (at + 63) & ~(size_t)63; }
 
-/* Lays out the set in one block, for np prefixes, nl links and, when
-** exact, an exact part with nfolds folds kept: first what every search
-** reads (header, the answers it starts with, needles, exact part), then
-** the filter's part (filter_part, entries, prefixes, links, a big set's
-** table), then the folds. */
-static ifs_needle_set *set_alloc(size_t k, size_t np, size_t nl, int exact, size_t nfolds,
-                                 uint64_t (**folds)[EXACT_BYTES]) {
+/* Lays out the set in one block of heap's, for np prefixes, nl links and,
+** when exact, an exact part with nfolds folds kept: first what every
+** search reads (header, the answers it starts with, needles, exact part),
+** then the filter's part (filter_part, entries, prefixes, links, a big
+** set's table), then the folds. */
+static ifs_needle_set *set_alloc(ifs_heap *heap, size_t k, size_t np, size_t nl, int exact,
+                                 size_t nfolds, uint64_t (**folds)[EXACT_BYTES]) {
   size_t slots = 16;
   while (slots < 2 * nl) slots *= 2;
   size_t at_start = sizeof(ifs_needle_set);
@@ -1188,7 +1188,7 @@ static ifs_needle_set *set_alloc(size_t k, size_t np, size_t nl, int exact, size
   size_t at_folds = align8(at_links + nl * sizeof(needle_link));   /* (not in a big set) */
   size_t bytes = k > BIG_NEEDLES ? at_big + sizeof(shift_or)
                                  : at_folds + nfolds * sizeof(uint64_t[EXACT_BYTES]);
-  char *block = ifs_malloc(bytes);
+  char *block = ifs_heap_alloc(heap, bytes);
   if (!block) return NULL;
   ifs_needle_set *s = (ifs_needle_set *)(void *)block;
   memset(s, 0, sizeof *s);
@@ -1220,8 +1220,8 @@ static int new_prefix(const raw_list *r, size_t i) {
   return i == 0 || r->p[i] >> 29 != r->p[i - 1] >> 29;
 }
 
-ifs_status ifs_needle_set_new(const char *text, const ifs_span *span, size_t k, size_t likely,
-                              ifs_needle_set **set) {
+ifs_status ifs_needle_set_new(ifs_heap *heap, const char *text, const ifs_span *span, size_t k,
+                              size_t likely, ifs_needle_set **set) {
   *set = NULL;
   if (k >= NEEDLES_MAX) return IFS_LIMIT;
   for (size_t j = 0; j < k; j++)
@@ -1253,7 +1253,8 @@ ifs_status ifs_needle_set_new(const char *text, const ifs_span *span, size_t k, 
     nl += new_prefix(&r, i) || r.p[i] != r.p[i - 1];
   }
   uint64_t (*folds)[EXACT_BYTES] = NULL;
-  ifs_needle_set *s = set_alloc(k, np, nl, nexact != 0, kept_folds(exact_how, nexact), &folds);
+  ifs_needle_set *s =
+      set_alloc(heap, k, np, nl, nexact != 0, kept_folds(exact_how, nexact), &folds);
   if (!s) {
     ifs_free(r.p);
     ifs_free(skip);
@@ -1300,7 +1301,7 @@ ifs_status ifs_needle_set_new(const char *text, const ifs_span *span, size_t k, 
   return IFS_OK;
 }
 
-void ifs_needle_set_free(ifs_needle_set *s) { ifs_free(s); }
+void ifs_needle_set_free(ifs_needle_set *s) { ifs_heap_release(s); }
 
 size_t ifs_needle_set_bytes(const ifs_needle_set *s) { return s ? s->bytes : 0; }
 

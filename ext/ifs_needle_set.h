@@ -50,6 +50,7 @@
 #define IFS_NEEDLE_SET_H
 
 #include "ifs_common.h"
+#include "ifs_heap.h"
 
 typedef struct ifs_needle_set ifs_needle_set;
 
@@ -67,9 +68,10 @@ typedef struct ifs_span {
 ** needles are expected in most texts (a must_include list's words): with
 ** AVX-512 VBMI, the exact pass decides those of them it can.  IFS_LIMIT
 ** (and no set) past its bounds: more than IFS_NEEDLE_SET_MAX needles, or
-** one not within the text's first 4 GiB; IFS_NOMEM when out of memory. */
-ifs_status ifs_needle_set_new(const char *text, const ifs_span *span, size_t k, size_t likely,
-                              ifs_needle_set **set);
+** one not within the text's first 4 GiB; IFS_NOMEM when out of memory.
+** The set is one block of heap's (NULL: of its own). */
+ifs_status ifs_needle_set_new(ifs_heap *heap, const char *text, const ifs_span *span, size_t k,
+                              size_t likely, ifs_needle_set **set);
 void ifs_needle_set_free(ifs_needle_set *s);
 
 /* Bytes the set holds (for cache accounting). */

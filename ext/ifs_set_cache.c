@@ -37,15 +37,17 @@ struct ifs_set_cache {
   ifs_buf key;             /* the list being looked up */
   ifs_span *spans;         /* its needles in the key */
   size_t spans_cap;
+  ifs_heap *heap;          /* the sets are its blocks */
 #ifdef IFS_TESTING
   int same_hash;           /* every list's hash taken as 0 */
 #endif
 };
 
-ifs_set_cache *ifs_set_cache_new(void) {
+ifs_set_cache *ifs_set_cache_new(ifs_heap *heap) {
   ifs_set_cache *c = ifs_malloc(sizeof *c);
   if (!c) return NULL;
   memset(c, 0, sizeof *c);
+  c->heap = heap;
   ifs_buf_init(&c->key);
   ifs_seen_init(&c->seen, SEEN_SETS, SEEN_WAYS);
   return c;
@@ -115,7 +117,7 @@ static ifs_status insert(ifs_set_cache *c, uint64_t h, size_t k, int likely, ent
   if (!key) return IFS_NOMEM;
   memcpy(key, c->key.p, c->key.len);
   ifs_needle_set *set;
-  ifs_status st = ifs_needle_set_new(key, c->spans, k, likely ? k : 0, &set);
+  ifs_status st = ifs_needle_set_new(c->heap, key, c->spans, k, likely ? k : 0, &set);
   if (st) {
     ifs_free(key);
     return st;

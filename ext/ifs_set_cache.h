@@ -27,7 +27,9 @@ typedef struct ifs_set_cache ifs_set_cache;
 #define IFS_SET_CACHE_LIST_MAX ((size_t)64 << 10)
 #define IFS_SET_CACHE_EAGER 32
 
-ifs_set_cache *ifs_set_cache_new(void);   /* NULL when out of memory */
+/* A cache whose sets are heap's blocks (NULL: each of its own); NULL when
+** out of memory. */
+ifs_set_cache *ifs_set_cache_new(ifs_heap *heap);
 void ifs_set_cache_free(ifs_set_cache *c);
 
 /* The set of the k needles text[span[i].at ..] (lowercased, as for

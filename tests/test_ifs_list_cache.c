@@ -84,7 +84,7 @@ static void offer(ifs_list_cache *c, const made *m) {
 }
 
 START_TEST(kept_lists_are_found) {
-  ifs_list_cache *c = ifs_list_cache_new();
+  ifs_list_cache *c = ifs_list_cache_new(NULL);
   made lng, sht;
   make(&lng, "refusal", IFS_LIST_CACHE_EAGER);
   make(&sht, "own", 8);
@@ -131,7 +131,7 @@ END_TEST
 ** cache's), it finds what a find does; a text that does not start with the
 ** list told of is no list of it. */
 START_TEST(a_list_found_where_told) {
-  ifs_list_cache *c = ifs_list_cache_new();
+  ifs_list_cache *c = ifs_list_cache_new(NULL);
   made a, b;
   make(&a, "alpha", IFS_LIST_CACHE_EAGER);
   make(&b, "beta", IFS_LIST_CACHE_EAGER);
@@ -171,7 +171,7 @@ END_TEST
 /* Lists offered once each, a shared one found between every two: it stays;
 ** and offering a kept list again keeps no second copy. */
 START_TEST(a_list_found_on_every_call_stays) {
-  ifs_list_cache *c = ifs_list_cache_new();
+  ifs_list_cache *c = ifs_list_cache_new(NULL);
   made shared, other;
   make(&shared, "sorry", IFS_LIST_CACHE_EAGER);
   offer(c, &shared);
@@ -196,7 +196,7 @@ END_TEST
 ** cache holds it, none once its entry has gone to another list, nor when
 ** it is kept again (a new name); its finds count from 1. */
 START_TEST(a_list_is_named_while_held) {
-  ifs_list_cache *c = ifs_list_cache_new();
+  ifs_list_cache *c = ifs_list_cache_new(NULL);
   made shared, other;
   make(&shared, "sorry", IFS_LIST_CACHE_EAGER);
   offer(c, &shared);
@@ -238,7 +238,7 @@ END_TEST
 ** most IFS_LIST_CACHE_ALIKE kept at once, each found; and a list of no
 ** more than those bytes is not kept. */
 START_TEST(thousands_of_lists_kept) {
-  ifs_list_cache *c = ifs_list_cache_new();
+  ifs_list_cache *c = ifs_list_cache_new(NULL);
   static made m;
   char tag[64];
   for (int i = 0; i <= IFS_LIST_CACHE_ENTRIES; i++) {
@@ -258,7 +258,7 @@ START_TEST(thousands_of_lists_kept) {
   }
   ck_assert_int_eq(found, IFS_LIST_CACHE_ENTRIES);
   ifs_list_cache_free(c);
-  c = ifs_list_cache_new();
+  c = ifs_list_cache_new(NULL);
   for (int i = 0; i < 3 * IFS_LIST_CACHE_ALIKE; i++) {
     snprintf(tag, sizeof tag, "the same first bytes, for more than hashed %d_", i);
     make(&m, tag, IFS_LIST_CACHE_EAGER);
@@ -282,7 +282,7 @@ END_TEST
 ** cache keeps more than three in ten.  And a case's own words (short lists)
 ** offered in turn, twice, are kept: their first offers are remembered. */
 START_TEST(lists_in_turn_mostly_kept) {
-  ifs_list_cache *c = ifs_list_cache_new();
+  ifs_list_cache *c = ifs_list_cache_new(NULL);
   static made m[96];
   for (int i = 0; i < 96; i++) make_other(&m[i], i);
   offer(c, &m[0]);
@@ -298,7 +298,7 @@ START_TEST(lists_in_turn_mostly_kept) {
   ck_assert_int_gt(hits, 9 * 96 * 3 / 10);
   ck_assert_int_lt(hits, 9 * 64);
   ifs_list_cache_free(c);
-  c = ifs_list_cache_new();
+  c = ifs_list_cache_new(NULL);
   static made own;
   char tag[32];
   int found = 0;
@@ -321,7 +321,7 @@ END_TEST
 ** to it; a list dropped takes the links to it and from it along, and no
 ** other. */
 START_TEST(a_list_found_cold_follows_the_one_before) {
-  ifs_list_cache *c = ifs_list_cache_new();
+  ifs_list_cache *c = ifs_list_cache_new(NULL);
   static made own[20], refusal;
   make(&refusal, "refusal", IFS_LIST_CACHE_EAGER);
   offer(c, &refusal);
@@ -391,7 +391,7 @@ START_TEST(a_list_found_says_if_it_may_meet_context) {
   static const char *const tags[] = {"plain", "\xcf\x83\xce\xb1", "x\xcc\x87",
                                      "\xce\xb1\xce\xb2"};   /* σα, x + U+0307, αβ */
   static const int want[] = {0, 1, 1, 0};
-  ifs_list_cache *c = ifs_list_cache_new();
+  ifs_list_cache *c = ifs_list_cache_new(NULL);
   ck_assert_ptr_nonnull(c);
   for (size_t t = 0; t < sizeof tags / sizeof *tags; t++) {
     made m;
@@ -423,7 +423,7 @@ END_TEST
 START_TEST(a_list_found_says_if_its_json_is_strict) {
   static const char *const tags[] = {"plain", "\xce\xb1", "\xed\xb3\xbf", "\xed\xa0\x80"};
   static const int want[] = {1, 1, 0, 0};
-  ifs_list_cache *c = ifs_list_cache_new();
+  ifs_list_cache *c = ifs_list_cache_new(NULL);
   ck_assert_ptr_nonnull(c);
   for (size_t t = 0; t < sizeof tags / sizeof *tags; t++) {
     made m;
@@ -439,7 +439,7 @@ START_TEST(a_list_found_says_if_its_json_is_strict) {
 END_TEST
 
 START_TEST(too_big_or_empty_not_kept) {
-  ifs_list_cache *c = ifs_list_cache_new();
+  ifs_list_cache *c = ifs_list_cache_new(NULL);
   made m;
   make(&m, "x", IFS_LIST_CACHE_EAGER);
   static char big[IFS_LIST_CACHE_MAX + 16];
@@ -461,7 +461,7 @@ END_TEST
 ** built, over the bound until the next offer); a list the caller holds
 ** stays, and a list that fits only in its place is not kept. */
 START_TEST(bytes_bounded) {
-  ifs_list_cache *c = ifs_list_cache_new();
+  ifs_list_cache *c = ifs_list_cache_new(NULL);
   made m[6];
   for (int i = 0; i < 6; i++) make_other(&m[i], i);
   size_t kept, one = counted(c, &kept);
@@ -523,7 +523,7 @@ START_TEST(out_of_memory_keeps_nothing) {
   int completed = 0;
   for (long n = 1; n < 50 && !completed; n++) {
     ifs_test_fail_nth(n);
-    ifs_list_cache *c = ifs_list_cache_new();
+    ifs_list_cache *c = ifs_list_cache_new(NULL);
     if (c) {
       ifs_status ra = ifs_list_cache_offer(c, a.json, a.jn, &a.list, NULL, 0);
       ifs_status rb = ifs_list_cache_offer(c, b.json, b.jn, &b.list, NULL, 0);

@@ -55,7 +55,7 @@ static ifs_needle_set *set_built(needles *v, size_t likely) {
     ck_assert_int_eq(ifs_buf_append(&v->all, v->low[i].p ? v->low[i].p : "", v->low[i].len), IFS_OK);
   }
   ifs_needle_set *s;
-  ck_assert_int_eq(ifs_needle_set_new(v->all.p, span, v->k, likely, &s), IFS_OK);
+  ck_assert_int_eq(ifs_needle_set_new(NULL, v->all.p, span, v->k, likely, &s), IFS_OK);
   return s;
 }
 
@@ -503,7 +503,7 @@ START_TEST(test_out_of_memory) {
   for (;; fail++) {
     ifs_needle_set *s;
     ifs_test_fail_nth(fail);
-    ifs_status st = ifs_needle_set_new(text, span, 3, 2, &s);   /* (k: prefixes made) */
+    ifs_status st = ifs_needle_set_new(NULL, text, span, 3, 2, &s);   /* (k: prefixes made) */
     ifs_test_fail_nth(0);
     if (st == IFS_OK) {
       signed char got[3];
@@ -524,11 +524,11 @@ END_TEST
 START_TEST(test_past_bounds) {
   ifs_needle_set *s;
   static const ifs_span span[] = {{0, 5}};
-  ck_assert_int_eq(ifs_needle_set_new("sorry", span, IFS_NEEDLE_SET_MAX + 1, 0, &s), IFS_LIMIT);
+  ck_assert_int_eq(ifs_needle_set_new(NULL, "sorry", span, IFS_NEEDLE_SET_MAX + 1, 0, &s), IFS_LIMIT);
   ck_assert_ptr_null(s);
 #if SIZE_MAX > UINT32_MAX
   static const ifs_span far[] = {{0, 5}, {(size_t)UINT32_MAX + 1, 1}};
-  ck_assert_int_eq(ifs_needle_set_new("sorry", far, 2, 2, &s), IFS_LIMIT);
+  ck_assert_int_eq(ifs_needle_set_new(NULL, "sorry", far, 2, 2, &s), IFS_LIMIT);
   ck_assert_ptr_null(s);
 #endif
 }

@@ -57,7 +57,7 @@ static const char *REFUSAL = "i'm sorry|as an ai|i cannot|i can't help|unethical
                              "i won't|not able to|apologize|against my guidelines";
 
 START_TEST(same_list_same_set) {
-  ifs_set_cache *c = ifs_set_cache_new();
+  ifs_set_cache *c = ifs_set_cache_new(NULL);
   got a = get(c, REFUSAL);
   char copy[256];   /* the same needles in another text */
   snprintf(copy, sizeof copy, "%s", REFUSAL);
@@ -74,7 +74,7 @@ START_TEST(same_list_same_set) {
 END_TEST
 
 START_TEST(lists_of_the_same_bytes_differ) {
-  ifs_set_cache *c = ifs_set_cache_new();
+  ifs_set_cache *c = ifs_set_cache_new(NULL);
   if (_i) ifs_test_set_cache_same_hash(c);   /* the keys decide */
   got a = get(c, "ab|c|d|e|f|g|h|i");
   got b = get(c, "a|bc|d|e|f|g|h|i");
@@ -107,7 +107,7 @@ static int is_kept(ifs_set_cache *c, const char *list) {
 
 /* Lists used once each, a shared one between every two: it stays. */
 START_TEST(a_list_used_on_every_call_stays) {
-  ifs_set_cache *c = ifs_set_cache_new();
+  ifs_set_cache *c = ifs_set_cache_new(NULL);
   get(c, REFUSAL);
   char own[64];
   for (int i = 0; i < 10 * IFS_SET_CACHE_ENTRIES; i++) {
@@ -123,7 +123,7 @@ END_TEST
 /* A row takes two lists: a miss replaces the least recent entry, never the
 ** one the call before took, even where that one sits first in the cache. */
 START_TEST(the_last_calls_set_is_not_replaced) {
-  ifs_set_cache *c = ifs_set_cache_new();
+  ifs_set_cache *c = ifs_set_cache_new(NULL);
   char list[IFS_SET_CACHE_ENTRIES][64];
   for (int i = 0; i < IFS_SET_CACHE_ENTRIES; i++) {
     snprintf(list[i], sizeof list[i], "first%d|a|b|c|d|e|f|g", i);
@@ -142,7 +142,7 @@ END_TEST
 ** short list's first sighting is remembered among the recent ones (64, in
 ** sets: after a thousand others it is gone). */
 START_TEST(a_short_list_is_kept_when_it_comes_back) {
-  ifs_set_cache *c = ifs_set_cache_new();
+  ifs_set_cache *c = ifs_set_cache_new(NULL);
   ck_assert_ptr_null(ask(c, REFUSAL));
   ck_assert_ptr_nonnull(ask(c, REFUSAL));
   char list[4096] = "", one[32];
@@ -165,7 +165,7 @@ START_TEST(a_short_list_is_kept_when_it_comes_back) {
 END_TEST
 
 START_TEST(a_list_past_the_bound_is_not_kept) {
-  ifs_set_cache *c = ifs_set_cache_new();
+  ifs_set_cache *c = ifs_set_cache_new(NULL);
   size_t n = IFS_SET_CACHE_LIST_MAX;
   char *text = malloc(n);
   memset(text, 'a', n);
@@ -188,7 +188,7 @@ START_TEST(a_list_past_the_bound_is_not_kept) {
 END_TEST
 
 START_TEST(out_of_memory_keeps_the_cache) {
-  ifs_set_cache *c = ifs_set_cache_new();
+  ifs_set_cache *c = ifs_set_cache_new(NULL);
   got a = get(c, REFUSAL);
   ifs_span span[16];
   const char *other = "one|two|three|four|five|six|seven|eight";

@@ -246,7 +246,7 @@ static void check_needle_set(const char *s, size_t n) {
   }
   ifs_needle_set *set;   /* some needles expected found: the exact pass, where it runs */
   size_t likely = n ? (unsigned char)s[0] % (k + 1) : 0;
-  fuzz_assert(ifs_needle_set_new(low.p, span, k, likely, &set) == IFS_OK);
+  fuzz_assert(ifs_needle_set_new(NULL, low.p, span, k, likely, &set) == IFS_OK);
   check_set_in(set, &low, span, k, s, n);
   if (n > 1) check_set_in(set, &low, span, k, s + 1, n - 1);
   ifs_needle_set_free(set);
