@@ -2,8 +2,10 @@
 ** ifs_list_cache.c — compiled needle lists by their JSON text (see
 ** ifs_list_cache.h).
 **
-** An entry is one allocation: the JSON text, the needles and their text;
-** and the needles' set, built when a plan first searches with it.  The
+** An entry is one block of the cache's heap (ifs_heap.h): the JSON text,
+** the needles and their text; and the needles' set, another block, built
+** when a plan first searches with it (so a case's set lies after its list
+** when its first row builds it).  The
 ** entries sit in an array that doubles as it fills, up to
 ** IFS_LIST_CACHE_ENTRIES; an entry's place there is its slot, by which a
 ** kept plan names it.
