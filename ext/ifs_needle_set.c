@@ -281,12 +281,13 @@ typedef struct exact_part {
                                           two (hi[.][0..3]; see above) */
   uint32_t needle[EXACT_NEEDLES];      /* the needles it decides, */
   unsigned char bucket[EXACT_NEEDLES]; /* each one's bucket, */
-  unsigned char how[EXACT_NEEDLES];    /* and when its answer is searched for again (FITS_*); */
+  unsigned char how[EXACT_NEEDLES];    /* and how it fits (FITS_*: verified if FITS_MAYBE); */
   uint16_t in_bucket[EXACT_BUCKETS];   /* each bucket's needles (bit i: needle[i]) */
   unsigned char maybe;                 /* the buckets whose match is verified */
   unsigned char out_in_ascii;          /* the buckets of needles not ASCII alone */
   uint16_t kept;                       /* bit i: needle[i] is not ASCII and shares a bucket */
-  uint16_t again;                      /* bit i: how[i] has FITS_ASCII */
+  uint16_t again;                      /* bit i: how[i] has FITS_ASCII (a miss in text not
+                                          ASCII is searched for again) */
   uint16_t n;                          /* needles */
   const uint64_t (*folds)[EXACT_BYTES];/* the kept needles' exact_folds(), in order (in the
                                           set's cold part), for exact_retable */
