@@ -345,10 +345,6 @@ ifs_status ifs_seen_add(ifs_seen *s, uint64_t h, int *before) {
   return seen_put(s, h, before) ? IFS_OK : IFS_NOMEM;
 }
 
-void ifs_seen_prefetch(const ifs_seen *s, uint64_t h) {
-  if (s->slots) ifs_prefetch(&s->slots[s->ways * (h & (s->sets - 1))], s->ways * sizeof *s->slots);
-}
-
 ifs_status ifs_seen_since(ifs_seen *s, uint64_t h, uint32_t now, int *before,
                           uint32_t *since) {
   ifs_seen_slot *slot = seen_put(s, h, before);

@@ -140,9 +140,6 @@ ifs_status ifs_seen_add(ifs_seen *s, uint64_t h, int *before);
 ifs_status ifs_seen_since(ifs_seen *s, uint64_t h, uint32_t now, int *before,
                           uint32_t *since);
 
-/* Asks for the line of h's set, ahead of its ifs_seen_add or _since. */
-void ifs_seen_prefetch(const ifs_seen *s, uint64_t h);
-
 /* The next value of a xorshift64 generator (its state never 0): what the
 ** caches pick to drop, the same on every run. */
 static inline uint64_t ifs_xorshift64(uint64_t *state) {

@@ -72,6 +72,12 @@ typedef struct plan_list {
   uint64_t kept;          /* and when that entry was given the list */
 } plan_list;
 
+/* A plan kept by its lists records the last this many flat texts the link
+** led to it (texts_seen()): a row of such a text records its sighting in a
+** line it reads anyway, not in the evaluator's record, a cold line the row
+** waited for. */
+#define TEXTS_SEEN 4
+
 /* A compiled constraints text.  A cached plan is one allocation holding
 ** this header, the lists it shares (plan_shared), its lists' sets and its
 ** key (plan_key), which a row reads first, then its checks, needles and
@@ -96,6 +102,7 @@ typedef struct plan {
   uint32_t needles_at, needles_bytes;   /* kept: owned_set()'s needles in text */
   uint64_t ends_in_i;     /* bit j: needle j's lowercase ends in "i" */
   plan_next next;         /* kept plans: the next row's, last time */
+  ifs_seen_slot texts[TEXTS_SEEN];   /* kept by lists: texts it was taken for */
 } plan;
 
 /* A kept plan's lists that the list cache holds (nshared), in the order of
@@ -167,7 +174,8 @@ static int same_copy(const list_copy *a, const list_copy *b) {
 ** is kept only when it comes back: the first time, its plan is used from
 ** the work buffers and dropped, so a table whose every row has its own
 ** constraints pays for no copies.  seen (ifs_seen) remembers recent first
-** sightings, SEEN_WAYS to a set of SEEN_SETS. */
+** sightings, SEEN_WAYS to a set of SEEN_SETS; a flat text of a plan kept by
+** its lists is recorded in that plan instead (TEXTS_SEEN). */
 #define PLAN_MAX 4096                       /* plans; the table has twice as many slots */
 #define PLAN_BYTES ((size_t)32 << 20)       /* total size of the plans */
 #define PLAN_KEEP_BYTES (PLAN_BYTES / 2)    /* a bigger plan is not kept */
@@ -263,6 +271,7 @@ struct ifs_evaluator {
   size_t lists_in_place;
   size_t compiles;
   size_t table_looks;
+  size_t text_hashes;
   int same_hash;
   int share_from_set;
   size_t share_from;
@@ -595,6 +604,8 @@ typedef struct flat_text {
   ifs_evaluator *ev;
   ifs_list list[2];       /* must_include's, must_exclude's, */
   int have[2];            /* when the text has it, */
+  const char *at[2];      /* its JSON in the text, */
+  size_t len[2];
   const plan_list *likely[2];   /* and where it likely is (NULL: not known) */
 } flat_text;
 
@@ -616,6 +627,8 @@ static size_t flat_member(void *arg, const char *key, size_t key_len, const char
   if (!len) f->ev->flat_missed = s;
   if (!len || !f->list[l_ex].strict) return IFS_JSON_NOT_FLAT;
   f->have[l_ex] = 1;
+  f->at[l_ex] = s;
+  f->len[l_ex] = len;
   return len;
 }
 
@@ -1045,6 +1058,7 @@ static plan *freeze_as(ifs_evaluator *ev, const char *cons, size_t cn, const pla
   plan *pl = (plan *)(void *)block;
   *pl = sets;
   memset(&pl->next, 0, sizeof pl->next);
+  memset(pl->texts, 0, sizeof pl->texts);
   char *at = block + sizeof(plan);
   if (nshared) memcpy(at, shared, nshared * sizeof *shared);
   at += nshared * sizeof *shared;
@@ -1228,8 +1242,9 @@ static void prefetch_head_and_key(const plan *pl, size_t n) {
 }
 
 /* The hash a constraints text's plan is kept by. */
-static uint64_t plan_hash(const ifs_evaluator *ev, const char *cons, size_t cn) {
+static uint64_t plan_hash(ifs_evaluator *ev, const char *cons, size_t cn) {
 #ifdef IFS_TESTING
+  ev->text_hashes++;
   if (ev->same_hash) return 0;
 #endif
   (void)ev;
@@ -1360,15 +1375,15 @@ static plan *keep_by_lists(ifs_evaluator *ev, const flat_text *f) {
 
 /* What a row learns of its plan before its response is read (plan_ahead). */
 typedef struct ahead {
-  uint64_t h;             /* the text's hash */
-  int unrecorded;         /* a flat text of the plan the link names, recorded */
-                          /* after the response (its line asked for); else */
+  int linked;             /* a flat text of the plan the link names (by_lists); */
+  uint64_t h;             /* else: the text's hash, */
   size_t slot;            /* the first kept plan of that hash (PLAN_TABLE: none) */
-  int before;             /* else: the text was seen before (the record is made), */
-  uint32_t since;         /* that many rows ago, */
-  int flat;               /* else: a flat text of lists the list cache holds, */
+  int flat;               /* a flat text of lists the list cache holds, */
   flat_text f;            /* these, */
   plan *by_lists;         /* and the plan kept for them, if any */
+  int recorded;           /* get_plan(): the sighting is recorded (record_text), */
+  int before;             /* the text was seen before, */
+  uint32_t since;         /* that many rows ago */
 } ahead;
 
 /* A text that comes back more rows than this after it was last seen is
@@ -1391,6 +1406,55 @@ static ifs_status record_sighting(ifs_evaluator *ev, ahead *a) {
   return ifs_seen_since(&ev->seen, a->h, (uint32_t)ev->evaluation, &a->before, &a->since);
 }
 
+/* The hash flat text f (cons) is recorded by in the plan kept for its
+** lists (texts_seen): of its bytes but its lists' JSON, which are that
+** plan's lists, and of where that JSON lies.  A few dozen bytes, where
+** the whole text has a thousand and more. */
+static uint64_t flat_rest_hash(const char *cons, size_t cn, const flat_text *f) {
+  uint64_t parts[5];
+  size_t k = 0;
+  const char *from = cons;
+  int first = f->have[0] && (!f->have[1] || f->at[0] < f->at[1]) ? 0 : 1;
+  for (int i = 0; i < 2; i++) {
+    int l = i ? !first : first;
+    if (!f->have[l]) continue;
+    parts[k++] = ifs_hash_bytes(from, (size_t)(f->at[l] - from));
+    parts[k++] = (uint64_t)(f->at[l] - cons);
+    from = f->at[l] + f->len[l];
+  }
+  parts[k++] = ifs_hash_bytes(from, (size_t)(cons + cn - from));
+  return ifs_hash_bytes(parts, k * sizeof *parts);
+}
+
+/* Whether slot a of a plan's record of texts goes before slot b when a
+** new text takes one: an empty one first, else the one seen longer ago. */
+static int replaced_before(const ifs_seen_slot *a, const ifs_seen_slot *b, uint32_t now) {
+  if (!a->tag || !b->tag) return !a->tag && b->tag;
+  return now - a->when > now - b->when;
+}
+
+/* Records the sighting of flat text a->f (cons) in the plan kept for its
+** lists, a->by_lists, as record_sighting() would in the evaluator's
+** record: a->before, since.  The plan's header was asked for before the
+** response was read; the evaluator's record is a line of its own, cold. */
+static void texts_seen(const ifs_evaluator *ev, const char *cons, size_t cn, ahead *a) {
+  uint32_t now = (uint32_t)ev->evaluation;
+  uint32_t tag = (uint32_t)(flat_rest_hash(cons, cn, &a->f) >> 32) | 1;   /* never 0 */
+  ifs_seen_slot *texts = a->by_lists->texts, *out = &texts[0];
+  for (size_t i = 0; i < TEXTS_SEEN; i++) {
+    if (texts[i].tag == tag) {
+      a->before = 1;
+      a->since = now - texts[i].when;
+      texts[i].when = now;
+      return;
+    }
+    if (replaced_before(&texts[i], out, now)) out = &texts[i];
+  }
+  a->before = 0;
+  a->since = 0;
+  *out = (ifs_seen_slot){tag, now};
+}
+
 /* Whether the text a recorded is back soon: seen before, not late. */
 static int back_soon(const ahead *a) { return a->before && a->since <= BACK_LATE_ROWS; }
 
@@ -1407,45 +1471,64 @@ static size_t table_look(ifs_evaluator *ev, uint64_t h) {
 ** reads after the response: in a table whose every case has its own
 ** constraints each row's plan is cold, and its lines come in while the
 ** response is read.  The slot holds the set, so that it is asked for
-** without waiting for the header.  A text not kept is recorded, and, seen
-** for the first time or back late (BACK_LATE_ROWS), read flat when it can
-** be (read_flat): a plan kept for its lists, if any, is asked for.  When
-** the link names a plan kept by lists (expected), the text is read flat
-** first, each list compared with that plan's own where the list cache
-** holds it: a flat text of that plan's lists takes it without a look at the
-** plan table, and is recorded after the response is read (get_plan), its
-** record's line asked for now: the table's tag and the record's line were
-** cold lines such a row waited for. */
+** without waiting for the header.  A text no kept plan's hash leads to is
+** read flat when it can be (read_flat): a plan kept for its lists, if any,
+** is asked for.  When the link names a plan kept by lists (expected), the
+** text is read flat first, each list compared with that plan's own where
+** the list cache holds it: a flat text of that plan's lists takes it
+** without a hash or a look at the plan table (the table's tag was a cold
+** line such a row waited for).  get_plan() records the sighting, after the
+** response is read (record_text). */
 static ifs_status plan_ahead(ifs_evaluator *ev, const char *cons, size_t cn, plan *expected,
                              ahead *a) {
-  a->unrecorded = a->flat = 0;
+  a->linked = a->flat = 0;
   a->slot = PLAN_TABLE;
   a->by_lists = NULL;
   ev->flat_missed = NULL;
-  a->h = plan_hash(ev, cons, cn);
   int read = 0, flat = 0;
   if (expected) {
     read = 1;
     flat = read_flat(ev, cons, cn, expected, &a->f);
     if (flat && is_plan_of_lists(expected, &a->f)) {
-      a->unrecorded = a->flat = 1;
-      ifs_seen_prefetch(&ev->seen, a->h);
+      a->linked = a->flat = 1;
       a->by_lists = expected;
       return IFS_OK;
     }
   }
+  a->h = plan_hash(ev, cons, cn);
   size_t i = a->slot = table_look(ev, a->h);
   if (i != PLAN_TABLE) {
     prefetch_head_and_key(ev->table[i].pl, cn);
     if (ev->table[i].set) ifs_needle_set_prefetch(ev->table[i].set);
     return IFS_OK;
   }
-  if (record_sighting(ev, a)) return IFS_NOMEM;
-  if (!read && !back_soon(a)) flat = read_flat(ev, cons, cn, NULL, &a->f);
-  if (flat && !back_soon(a)) {   /* (not the expected plan's lists: those returned above) */
+  if (!read) flat = read_flat(ev, cons, cn, NULL, &a->f);
+  if (flat) {   /* (not the expected plan's lists: those returned above) */
     a->flat = 1;
     a->by_lists = lists_plan_of(ev, &a->f);
   }
+  return IFS_OK;
+}
+
+/* Records the sighting of a text no kept plan's hash led to: a flat text
+** of a plan kept by its lists in that plan (texts_seen), any other in the
+** evaluator's record.  Back soon, the text is not taken as a flat text:
+** it is looked up in the plan table and kept by its bytes, as any text. */
+static ifs_status record_text(ifs_evaluator *ev, const char *cons, size_t cn, ahead *a) {
+  a->recorded = 1;
+  if (a->by_lists && (a->linked || is_plan_of_lists(a->by_lists, &a->f))) {
+    texts_seen(ev, cons, cn, a);
+  } else {
+    a->by_lists = NULL;
+    if (record_sighting(ev, a)) return IFS_NOMEM;
+  }
+  if (!back_soon(a)) return IFS_OK;
+  if (a->linked) {
+    a->h = plan_hash(ev, cons, cn);
+    a->slot = table_look(ev, a->h);
+  }
+  a->flat = 0;
+  a->by_lists = NULL;
   return IFS_OK;
 }
 
@@ -1453,33 +1536,32 @@ static ifs_status plan_ahead(ifs_evaluator *ev, const char *cons, size_t cn, pla
 ** kept (by its text or its lists), or compiled; NULL when out of memory.
 ** A text is kept by its text when it comes back, but for a text back
 ** late (a flat one is kept by its lists) or later still (KEEP_LATE_ROWS).
-** A flat text of the plan the link names is recorded here first: back
-** soon, it is looked up in the plan table, and kept, as any text. */
+** A text no kept plan's hash led to is recorded first (record_text). */
 static plan *get_plan(ifs_evaluator *ev, const char *cons, size_t cn, ahead *a) {
-  if (a->unrecorded) {
-    if (record_sighting(ev, a)) return NULL;
-    if (!back_soon(a)) return a->by_lists;
-    a->flat = 0;
-    a->by_lists = NULL;
-    a->slot = table_look(ev, a->h);
-  }
+  a->recorded = 0;
+  if ((a->linked || a->slot == PLAN_TABLE) && record_text(ev, cons, cn, a)) return NULL;
+  if (a->by_lists) return a->by_lists;   /* its flat text's, not back soon */
   uint64_t h = a->h;
   for (size_t i = a->slot; i < PLAN_TABLE; i = slot_of_hash(ev, h, (i + 1) & (PLAN_TABLE - 1))) {
     plan *pl = ev->table[i].pl;
     if (plan_is_for(ev, pl, cons, cn)) return ev->last = pl;
   }
-  if (a->by_lists && is_plan_of_lists(a->by_lists, &a->f)) return a->by_lists;
   const char *in;
   size_t in_n;
   if (a->flat) {   /* its own internal form */
     if (compile_plan(ev, cons, cn)) return NULL;
-    return keep_by_lists(ev, &a->f);
+    plan *pl = keep_by_lists(ev, &a->f);
+    if (pl && pl != &ev->work) {   /* kept now: this text is its first */
+      a->by_lists = pl;
+      texts_seen(ev, cons, cn, a);
+    }
+    return pl;
   }
   if (internal_form(cons, cn, &ev->cons_in, &in, &in_n) || compile_plan(ev, in, in_n))
     return NULL;
   if (plan_size(&ev->work, cn) > PLAN_KEEP_BYTES) return &ev->work;
-  /* a text was recorded ahead but for a hash some kept plan has */
-  if (a->slot != PLAN_TABLE && record_sighting(ev, a)) return NULL;
+  /* a text a kept plan's hash led to, none of them its */
+  if (!a->recorded && record_sighting(ev, a)) return NULL;
   if (!a->before || a->since > KEEP_LATE_ROWS) return &ev->work;
   plan *pl = plan_freeze(ev, cons, cn);
   if (!pl) return NULL;
@@ -2075,6 +2157,8 @@ size_t ifs_test_evaluator_plans_kept(const ifs_evaluator *ev) { return ev->count
 size_t ifs_test_evaluator_compiles(const ifs_evaluator *ev) { return ev->compiles; }
 
 size_t ifs_test_evaluator_table_looks(const ifs_evaluator *ev) { return ev->table_looks; }
+
+size_t ifs_test_evaluator_text_hashes(const ifs_evaluator *ev) { return ev->text_hashes; }
 
 size_t ifs_test_evaluator_list_lookups(const ifs_evaluator *ev) {
   return ev->compiled ? ifs_test_list_cache_lookups(ev->compiled) : 0;

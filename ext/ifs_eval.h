@@ -113,6 +113,10 @@ size_t ifs_test_evaluator_compiles(const ifs_evaluator *ev);
 ** table (a flat text of the plan the link names does not). */
 size_t ifs_test_evaluator_table_looks(const ifs_evaluator *ev);
 
+/* Test hook: how many times a row has hashed its constraints text (a
+** flat text of the plan the link names does not, unless back soon). */
+size_t ifs_test_evaluator_text_hashes(const ifs_evaluator *ev);
+
 /* Test hook: how many lists the list cache has looked up by their hash
 ** (a flat text of the plan the link names finds its lists where that
 ** plan says they are). */

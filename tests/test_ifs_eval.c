@@ -892,18 +892,18 @@ START_TEST(test_long_lists_kept) {
   /* each text's first row from the fourth text on finds the plan kept for
   ** the list (kept at the third, the list's second text after its first) */
   ck_assert_uint_eq(ifs_test_evaluator_lists_copied(ev), 1 + 2 + 2 + 17);
-  /* twenty texts kept; all but the first three, kept before the list had
-  ** been found often enough (SHARE_FINDS: a text's first row finds it too,
-  ** reading it flat), share it */
+  /* twenty texts kept; all but the first two, kept before the list had
+  ** been found often enough (SHARE_FINDS: a row of a text not kept finds it
+  ** too, reading it flat), share it */
   ck_assert_uint_eq(ifs_test_evaluator_plans_kept(ev), 20);
-  ck_assert_uint_eq(ifs_test_evaluator_plans_sharing(ev), 17);
+  ck_assert_uint_eq(ifs_test_evaluator_plans_sharing(ev), 18);
   for (int round = 0; round < 2; round++)
     for (int c = 0; c < 10; c++) {
       case_text(&t, &l, c);
       same_as_fresh(ev, &t);
     }
   ck_assert_uint_eq(ifs_test_evaluator_plans_kept(ev), 30);
-  ck_assert_uint_eq(ifs_test_evaluator_plans_sharing(ev), 27);
+  ck_assert_uint_eq(ifs_test_evaluator_plans_sharing(ev), 28);
   ifs_evaluator_free(ev);
   ifs_buf_free(&l);
   ifs_buf_free(&t);
@@ -1174,16 +1174,17 @@ START_TEST(test_rotation_past_the_cache) {
 END_TEST
 
 /* Reads each case's flat text of round `round` (its words, a refusal
-** list, an id of the round) once, as a fresh evaluator would; returns the
-** texts compiled. */
-static size_t read_flat_round(ifs_evaluator *ev, int cases, int round) {
+** list, an id of the round) once, as a fresh evaluator would, the cases in
+** order or the other way round (reverse); returns the texts compiled. */
+static size_t read_flat_rows(ifs_evaluator *ev, int cases, int round, int reverse) {
   ifs_buf l, own, t;
   ifs_buf_init(&l);
   ifs_buf_init(&own);
   ifs_buf_init(&t);
   refusal_list(&l, 'c');
   size_t before = ifs_test_evaluator_compiles(ev);
-  for (int c = 0; c < cases; c++) {
+  for (int i = 0; i < cases; i++) {
+    int c = reverse ? cases - 1 - i : i;
     own_words(&own, c);
     text_of2(&t, "{\"must_include\": @, \"must_exclude\": $, \"id\": #}", &own, &l,
              round * cases + c);
@@ -1193,6 +1194,10 @@ static size_t read_flat_round(ifs_evaluator *ev, int cases, int round) {
   ifs_buf_free(&own);
   ifs_buf_free(&t);
   return ifs_test_evaluator_compiles(ev) - before;
+}
+
+static size_t read_flat_round(ifs_evaluator *ev, int cases, int round) {
+  return read_flat_rows(ev, cases, round, 0);
 }
 
 /* Flat texts that come back soon (a small table of texts seen once, read
@@ -1229,24 +1234,54 @@ START_TEST(test_flat_texts_back_late) {
 END_TEST
 
 /* A table of flat texts seen once read in a steady order: once each row's
-** link names the plan kept for its lists, its text is not looked up in the
-** plan table (nor compiled); back soon, it is looked up, and kept by its
-** bytes, as any text.  Every answer is a fresh evaluator's. */
+** link names the plan kept for its lists, its text is neither hashed nor
+** looked up in the plan table (nor compiled); back soon, it is, and kept
+** by its bytes, as any text.  Every answer is a fresh evaluator's. */
 START_TEST(test_flat_texts_of_the_linked_plan) {
   enum { CASES = 30 };
   ifs_evaluator *ev = ifs_evaluator_new();
   for (int round = 0; round < 6; round++) read_flat_round(ev, CASES, round);
   size_t looks = ifs_test_evaluator_table_looks(ev);
+  size_t hashes = ifs_test_evaluator_text_hashes(ev);
   size_t list_lookups = ifs_test_evaluator_list_lookups(ev);
   ck_assert_uint_eq(read_flat_round(ev, CASES, 6), 0);   /* each text new */
   ck_assert_uint_eq(ifs_test_evaluator_table_looks(ev), looks);
+  ck_assert_uint_eq(ifs_test_evaluator_text_hashes(ev), hashes);
   /* each row's lists found where the linked plan says they are */
   ck_assert_uint_eq(ifs_test_evaluator_list_lookups(ev), list_lookups);
   ck_assert_uint_eq(ifs_test_evaluator_plans_kept(ev), 0);
   ck_assert_uint_eq(read_flat_round(ev, CASES, 6), CASES);   /* back soon */
   ck_assert_uint_eq(ifs_test_evaluator_table_looks(ev), looks + CASES);
+  ck_assert_uint_eq(ifs_test_evaluator_text_hashes(ev), hashes + CASES);
   ck_assert_uint_eq(ifs_test_evaluator_plans_kept(ev), CASES);
   ck_assert_uint_eq(read_flat_round(ev, CASES, 6), 0);   /* found by their bytes */
+  ifs_evaluator_free(ev);
+}
+END_TEST
+
+/* The sighting of a flat text of the plan the link names is recorded in
+** that plan: read again in another order, where no link names its plan,
+** the text is found there, back soon, and kept by its bytes; a text the
+** link led to while the record was another's is found there too.  The
+** record holds a plan's last four texts: four in rotation are kept, of
+** five the first is gone when it comes back.  Every answer is a fresh
+** evaluator's. */
+START_TEST(test_flat_texts_recorded_in_their_plan) {
+  enum { CASES = 30 };
+  ifs_evaluator *ev = ifs_evaluator_new();
+  for (int round = 0; round < 6; round++) read_flat_round(ev, CASES, round);
+  ck_assert_uint_eq(read_flat_round(ev, CASES, 6), 0);   /* linked: each text new */
+  ck_assert_uint_eq(read_flat_rows(ev, CASES, 6, 1), CASES);   /* back soon: kept */
+  ck_assert_uint_eq(ifs_test_evaluator_plans_kept(ev), CASES);
+  ck_assert_uint_eq(read_flat_rows(ev, CASES, 6, 1), 0);
+  ck_assert_uint_eq(read_flat_round(ev, CASES, 6), 0);
+  /* rounds 7 to 10, then 7 again: back soon, in the plan's record */
+  for (int round = 7; round <= 10; round++) ck_assert_uint_eq(read_flat_round(ev, CASES, round), 0);
+  ck_assert_uint_eq(read_flat_round(ev, CASES, 7), CASES);
+  /* rounds 11 to 15, then 11 again: pushed out of the record by the fifth */
+  for (int round = 11; round <= 15; round++) ck_assert_uint_eq(read_flat_round(ev, CASES, round), 0);
+  ck_assert_uint_eq(read_flat_round(ev, CASES, 11), 0);
+  ck_assert_uint_eq(ifs_test_evaluator_plans_kept(ev), 2 * CASES);
   ifs_evaluator_free(ev);
 }
 END_TEST
@@ -1348,6 +1383,7 @@ static Suite *eval_suite(void) {
   tcase_add_test(tc, test_plans_by_lists_within_their_bound);
   tcase_add_test(tc, test_flat_texts_back_late);
   tcase_add_test(tc, test_flat_texts_of_the_linked_plan);
+  tcase_add_test(tc, test_flat_texts_recorded_in_their_plan);
   tcase_add_test(tc, test_long_lists_kept);
   tcase_add_test(tc, test_plans_share_long_lists);
   tcase_add_test(tc, test_shared_plans_told_apart_by_bytes);
