@@ -289,8 +289,8 @@ typedef struct exact_part {
   uint16_t again;                      /* bit i: how[i] has FITS_ASCII (a miss in text not
                                           ASCII is searched for again) */
   uint16_t n;                          /* needles */
-  const uint64_t (*folds)[EXACT_BYTES];/* the kept needles' exact_folds(), in order (in the
-                                          set's cold part), for exact_retable */
+  const uint64_t (*folds)[EXACT_BYTES];/* the kept needles' exact_folds(), in order (after
+                                          this part, read with it), for exact_retable */
 } exact_part;
 
 /* What a search's exact pass learns where its verified buckets match
@@ -1171,9 +1171,9 @@ static size_t align64(size_t at) { return (at + 63) & ~(size_t)63; }
 
 /* Lays out the set in one block of heap's, for np prefixes, nl links and,
 ** when exact, an exact part with nfolds folds kept: first what every
-** search reads (header, the answers it starts with, needles, exact part),
-** then the filter's part (filter_part, entries, prefixes, links, a big
-** set's table), then the folds. */
+** search reads (header, the answers it starts with, needles, exact part
+** and its folds, which a retable reads at once), then the filter's part
+** (filter_part, entries, prefixes, links, a big set's table). */
 static ifs_needle_set *set_alloc(ifs_heap *heap, size_t k, size_t np, size_t nl, int exact,
                                  size_t nfolds, uint64_t (**folds)[EXACT_BYTES]) {
   size_t slots = 16;
@@ -1181,14 +1181,13 @@ static ifs_needle_set *set_alloc(ifs_heap *heap, size_t k, size_t np, size_t nl,
   size_t at_start = sizeof(ifs_needle_set);
   size_t at_needles = align8(at_start + 2 * k);
   size_t at_exact = align64(at_needles + k * sizeof(set_needle));
-  size_t at_filter = align64(at_exact + (exact ? sizeof(exact_part) : 0));
+  size_t at_folds = at_exact + (exact ? sizeof(exact_part) : 0);   /* read with it */
+  size_t at_filter = align64(at_folds + (exact ? nfolds * sizeof(uint64_t[EXACT_BYTES]) : 0));
   size_t at_entries = align8(at_filter + sizeof(filter_part));
   size_t at_prefixes = align8(at_entries + slots * sizeof(entry));
   size_t at_links = at_prefixes + np * sizeof(prefix);
   size_t at_big = align64(at_links + nl * sizeof(needle_link));
-  size_t at_folds = align8(at_links + nl * sizeof(needle_link));   /* (not in a big set) */
-  size_t bytes = k > BIG_NEEDLES ? at_big + sizeof(shift_or)
-                                 : at_folds + nfolds * sizeof(uint64_t[EXACT_BYTES]);
+  size_t bytes = k > BIG_NEEDLES ? at_big + sizeof(shift_or) : at_links + nl * sizeof(needle_link);
   char *block = ifs_heap_alloc(heap, bytes);
   if (!block) return NULL;
   ifs_needle_set *s = (ifs_needle_set *)(void *)block;
@@ -2524,6 +2523,12 @@ int ifs_test_needle_set_narrow(const ifs_needle_set *s) { return s->narrow; }
 unsigned ifs_test_needle_set_exact(const ifs_needle_set *s) { return s->exact ? s->exact->n : 0; }
 
 int ifs_test_needle_set_exact_runs(void) { return exact_pass_runs(); }
+
+size_t ifs_test_needle_set_folds_end(const ifs_needle_set *s) {
+  const exact_part *e = s->exact;
+  if (!e || !e->kept) return 0;
+  return (size_t)((const char *)(e->folds + __builtin_popcount(e->kept)) - (const char *)s);
+}
 
 int ifs_test_needle_set_big(const ifs_needle_set *s) { return s->big != NULL; }
 #endif

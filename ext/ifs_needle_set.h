@@ -123,6 +123,10 @@ unsigned ifs_test_needle_set_exact(const ifs_needle_set *s);
 /* Test hook: 1 when this CPU runs the exact pass (AVX-512 VBMI). */
 int ifs_test_needle_set_exact_runs(void);
 
+/* Test hook: where the folds the exact pass keeps end, in bytes from the
+** set's start (0: it keeps none). */
+size_t ifs_test_needle_set_folds_end(const ifs_needle_set *s);
+
 
 /* Test hook: 1 when the set is big, searched by shift-or (every level the
 ** same loop). */

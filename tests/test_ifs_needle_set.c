@@ -969,6 +969,38 @@ START_TEST(test_exact_pass_wide) {
 }
 END_TEST
 
+/* A set the exact pass decides whole, with two words not ASCII sharing a
+** bucket: the folds kept for them, which the pass reads as soon as the
+** other word of the bucket is found (the bucket's tables made again), are
+** in the hot bytes asked for ahead, not after the filter's part. */
+START_TEST(test_hot_bytes_hold_folds) {
+  static const char *const words[] = {
+    "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel",
+    "\xd0\x9f\xd0\xa0\xd0\x98\xd0\x92\xd0\x95\xd0\xa2",   /* PRIVET */
+    "\xd0\x9c\xd0\xb8\xd1\x80"};                         /* Mir */
+  enum { K = sizeof words / sizeof words[0] };
+  needles v;
+  needles_of(&v, words, NULL, K);
+  ifs_needle_set *s = set_of(&v);
+  size_t bytes = ifs_needle_set_bytes(s), hot = ifs_needle_set_hot_bytes(s);
+  if (ifs_test_needle_set_exact_runs()) {
+    ck_assert_uint_eq(ifs_test_needle_set_exact(s), K);
+    size_t end = ifs_test_needle_set_folds_end(s);
+    ck_assert_uint_gt(end, 0);
+    ck_assert_uint_le(end, hot);
+    ck_assert_uint_ge(bytes, hot + 1024);
+  } else {
+    ck_assert_uint_eq(ifs_test_needle_set_folds_end(s), 0);
+    ck_assert_uint_eq(hot, bytes);
+  }
+  check_every_position(s, &v, K, 0);
+  /* PRIVET found, Mir's tables made again (from its folds), Mir found too */
+  ck_assert_int_eq(answer_of(s, &v, "\xd0\x9f\xd1\x80\xd0\xb8\xd0\xb2\xd0\xb5\xd1\x82, \xd0\xbc\xd0\xb8\xd1\x80", 0, K - 1), 1);
+  ifs_needle_set_free(s);
+  needles_free(&v);
+}
+END_TEST
+
 static Suite *needle_set_suite(void) {
   Suite *s = suite_create("ifs_needle_set");
   TCase *tc = tcase_create("core");
@@ -983,6 +1015,7 @@ static Suite *needle_set_suite(void) {
   tcase_add_test(tc, test_exact_pass_searches_again);
   tcase_add_test(tc, test_exact_pass_verified_where_matched);
   tcase_add_test(tc, test_hot_bytes);
+  tcase_add_test(tc, test_hot_bytes_hold_folds);
   tcase_add_test(tc, test_big_set_positions);
   tcase_add_test(tc, test_big_set_families);
   tcase_add_test(tc, test_phrase_lists);
