@@ -72,10 +72,10 @@ typedef struct plan_list {
   uint64_t kept;          /* and when that entry was given the list */
 } plan_list;
 
-/* A plan kept by its lists records the last this many flat texts the link
-** led to it (texts_seen()): a row of such a text records its sighting in a
-** line it reads anyway, not in the evaluator's record, a cold line the row
-** waited for. */
+/* A plan kept by its lists records the last this many flat texts taken for
+** it (texts_seen()): a row of such a text records its sighting in a line it
+** reads anyway, not in the evaluator's record, a cold line the row waited
+** for. */
 #define TEXTS_SEEN 4
 
 /* A compiled constraints text.  A cached plan is one allocation holding
@@ -605,7 +605,7 @@ typedef struct flat_text {
   ifs_list list[2];       /* must_include's, must_exclude's, */
   int have[2];            /* when the text has it, */
   const char *at[2];      /* its JSON in the text, */
-  size_t len[2];
+  size_t len[2];          /* of these bytes, */
   const plan_list *likely[2];   /* and where it likely is (NULL: not known) */
 } flat_text;
 
