@@ -321,7 +321,7 @@ static ifs_seen_slot *seen_put(ifs_seen *s, uint64_t h, int *before) {
     if (!(s->slots = ifs_malloc(n * sizeof *s->slots))) return NULL;
     memset(s->slots, 0, n * sizeof *s->slots);
   }
-  uint32_t tag = (uint32_t)(h >> 32) | 1;   /* never 0, the empty slot */
+  uint32_t tag = ifs_seen_tag(h);
   ifs_seen_slot *set = &s->slots[s->ways * (h & (s->sets - 1))];
   size_t empty = s->ways;
   for (size_t i = 0; i < s->ways; i++) {

@@ -121,6 +121,9 @@ typedef struct ifs_seen_slot {
   uint32_t when;
 } ifs_seen_slot;
 
+/* The tag a slot holds for hash h: its top half, never 0 (the empty slot). */
+static inline uint32_t ifs_seen_tag(uint64_t h) { return (uint32_t)(h >> 32) | 1; }
+
 typedef struct ifs_seen {
   ifs_seen_slot *slots;
   size_t sets, ways;

@@ -1439,7 +1439,7 @@ static int replaced_before(const ifs_seen_slot *a, const ifs_seen_slot *b, uint3
 ** response was read; the evaluator's record is a line of its own, cold. */
 static void texts_seen(const ifs_evaluator *ev, const char *cons, size_t cn, ahead *a) {
   uint32_t now = (uint32_t)ev->evaluation;
-  uint32_t tag = (uint32_t)(flat_rest_hash(cons, cn, &a->f) >> 32) | 1;   /* never 0 */
+  uint32_t tag = ifs_seen_tag(flat_rest_hash(cons, cn, &a->f));
   ifs_seen_slot *texts = a->by_lists->texts, *out = &texts[0];
   for (size_t i = 0; i < TEXTS_SEEN; i++) {
     if (texts[i].tag == tag) {
