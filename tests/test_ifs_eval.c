@@ -1261,11 +1261,10 @@ END_TEST
 
 /* The sighting of a flat text of the plan the link names is recorded in
 ** that plan: read again in another order, where no link names its plan,
-** the text is found there, back soon, and kept by its bytes; a text the
-** link led to while the record was another's is found there too.  The
-** record holds a plan's last four texts: four in rotation are kept, of
-** five the first is gone when it comes back.  Every answer is a fresh
-** evaluator's. */
+** the text is found there, back soon, and kept by its bytes; then found
+** by its bytes in either order.  The record holds a plan's last four
+** texts: four in rotation are kept, of five the first is gone when it
+** comes back.  Every answer is a fresh evaluator's. */
 START_TEST(test_flat_texts_recorded_in_their_plan) {
   enum { CASES = 30 };
   ifs_evaluator *ev = ifs_evaluator_new();
