@@ -31,6 +31,7 @@ extension's (CPython 3.11.2's possessive-group bugs, fixed in later 3.11
 releases, are not reproduced).
 """
 
+import argparse
 import json
 import os
 import random
@@ -668,16 +669,13 @@ def run(count, seed, show):
 
 
 def main():
-    args = sys.argv[1:]
-    count, seed, show = 50000, None, 30
-    i = 0
-    while i < len(args):
-        if args[i] == "--seed":
-            seed = int(args[i + 1]); i += 2
-        elif args[i] == "--show":
-            show = int(args[i + 1]); i += 2
-        else:
-            count = int(args[i]); i += 1
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("count", nargs="?", type=int, default=50000,
+                    help="distinct random patterns to grow (default 50000)")
+    ap.add_argument("--seed", type=int, help="the random seed (default: from the clock)")
+    ap.add_argument("--show", type=int, default=30, help="disagreements to print (default 30)")
+    args = ap.parse_args()
+    count, seed, show = args.count, args.seed, args.show
     if seed is None:
         seed = int(time.time() * 1000) % 1000000007
     print("regex_diff: seed %d" % seed, flush=True)
