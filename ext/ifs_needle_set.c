@@ -28,7 +28,9 @@
 ** In a set of such needles alone it takes up to sixteen, long ones by
 ** their first eight bytes and words not ASCII (Cyrillic, Chinese) by the
 ** bytes of their characters' forms, and verifies where it lets them
-** through.
+** through.  With AVX2 alone, the same pass runs for a set of eight or more
+** such needles alone (a case's own words), by each byte's low four bits,
+** every match verified (exact_avx2).
 **
 ** A big set (more than BIG_NEEDLES: a blocklist of hundreds of phrases)
 ** would put dozens of prefixes in each bucket, whose tables then let a
@@ -270,7 +272,13 @@ struct ifs_needle_set {
 ** otherwise look up their forms (a tenth of the time, made at each
 ** retable).  Where the filter stopped at each such word found, the case's
 ** words took 0.94 of the time over the corpus's answers (same C program,
-** 582 ns a row against 620, medians of ten runs in turn). */
+** 582 ns a row against 620, medians of ten runs in turn).
+**
+** With AVX2 alone there is no vpermb: the pass looks each byte up by its
+** low four bits (vpshufb) in the lo tables, which no match decides, so it
+** verifies every match of every bucket (exact_avx2), and runs only for a
+** set of at least EXACT_BUCKETS needles all expected found (a case's own
+** words), where it leaves the filter nothing to look for (exact_pass_runs). */
 #define EXACT_BYTES 8
 #define EXACT_BUCKETS 8
 #define EXACT_NEEDLES (2 * EXACT_BUCKETS)
@@ -307,6 +315,7 @@ typedef struct exact_state {
   const uint64_t *left_folds[EXACT_BUCKETS]; /* its folds, when not NULL) */
   unsigned gave_up;             /* buckets out of checks: searched for from next[b] */
   size_t checks, work, work_max;/* verifications left; characters compared, the cap */
+  int verify_all;               /* every bucket's match verified (exact_avx2): none decides */
 } exact_state;
 
 typedef struct search search;   /* (below) */
@@ -1004,7 +1013,7 @@ static void fill_shift_or(ifs_needle_set *s, const char *text) {
   for (size_t d = 0; d < (1u << DOMAIN_BITS); d++) t->reach[d] &= ~free_lanes;
 }
 
-static int exact_pass_runs(void);
+static int exact_pass_runs(size_t k, int only_likely);
 
 /* How the exact pass takes a needle: */
 #define FITS 1          /* whole, and a match or a miss decides */
@@ -1051,8 +1060,8 @@ static unsigned exact_fits(const char *low, size_t len) {
 ** many. */
 static unsigned exact_needles(const char *text, const ifs_span *span, size_t k, size_t likely,
                               uint32_t pick[EXACT_NEEDLES], unsigned how[EXACT_NEEDLES]) {
-  if (k > BIG_NEEDLES || !exact_pass_runs()) return 0;
   int only_likely = likely >= k;
+  if (k > BIG_NEEDLES || !exact_pass_runs(k, only_likely)) return 0;
   unsigned n = 0, most = only_likely ? EXACT_NEEDLES : EXACT_BUCKETS;
   for (size_t j = 0; j < k && j < likely && n < most; j++) {
     unsigned f = exact_fits(text + span[j].at, span[j].len);
@@ -1833,6 +1842,122 @@ VBMI_TARGET static unsigned exact_vbmi(search *x, const unsigned char *h, size_t
                                        exact_state *st) {
   return st->watch ? exact_loops(x, h, n, ascii, st, 1) : exact_loops(x, h, n, ascii, st, 0);
 }
+
+/* The exact pass without VBMI (AVX2): the same set, its buckets looked up
+** by each byte's low four bits alone, in the lo tables (which hold, for a
+** folded byte's low four bits, the buckets allowing some folded byte with
+** them; folding keeps a byte's low four bits), one vpshufb for each of
+** the eight bytes of 32 positions.  Letters sixteen apart look alike
+** there, so no match decides: every bucket is watched, and each of its
+** matches verified (exact_settle) until its needles are found, a bucket
+** narrowed to one needle made again for it (exact_retable_avx2).  Byte
+** and nibble tables both (sixteen shuffles a step, exact) cost as much as
+** the finds they took from the filter; half the shuffles and a check at
+** each match cost less. */
+AVX2_INLINE __m256i exact_look_avx2(const __m256i *t, const unsigned char *p, int o) {
+  __m256i x = _mm256_and_si256(IFS_LOAD32(p + o), _mm256_set1_epi8(0x0F));
+  return _mm256_shuffle_epi8(t[o], x);
+}
+
+/* Bucket b of tables t (lo tables, both lanes alike) made the lowered
+** needle low[0..len)'s alone (by its kept folds, when not NULL): at each
+** byte, the low four bits of the folded bytes that may stand there. */
+AVX2_TARGET static __attribute__((noinline, cold)) void exact_retable_avx2(
+    __m256i t[EXACT_BYTES], unsigned b, const unsigned char *low, size_t len,
+    const uint64_t *folds) {
+  uint64_t allow[EXACT_BYTES];
+  if (!folds) {
+    exact_folds(low, len, allow);
+    folds = allow;
+  }
+  const __m256i bit = _mm256_set1_epi8((char)(1u << b));
+  const __m256i which = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1,
+                                         0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1);
+  const __m256i each = _mm256_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64,
+                                        -128, 1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32,
+                                        64, -128);
+  for (int o = 0; o < EXACT_BYTES; o++) {
+    uint64_t a = folds[o];
+    unsigned lows = (unsigned)(a | a >> 16 | a >> 32 | a >> 48) & 0xFFFF;
+    __m256i m = _mm256_shuffle_epi8(_mm256_set1_epi16((short)lows), which);   /* entry i: bit i */
+    m = _mm256_cmpeq_epi8(_mm256_and_si256(m, each), each);
+    t[o] = _mm256_or_si256(_mm256_andnot_si256(bit, t[o]), _mm256_and_si256(m, bit));
+  }
+}
+
+/* The buckets of tables t matching at each of the 32 positions from p. */
+AVX2_INLINE __m256i exact_step_avx2(const __m256i *t, const unsigned char *p) {
+  return _mm256_and_si256(
+      _mm256_and_si256(_mm256_and_si256(exact_look_avx2(t, p, 0), exact_look_avx2(t, p, 1)),
+                       _mm256_and_si256(exact_look_avx2(t, p, 2), exact_look_avx2(t, p, 3))),
+      _mm256_and_si256(_mm256_and_si256(exact_look_avx2(t, p, 4), exact_look_avx2(t, p, 5)),
+                       _mm256_and_si256(exact_look_avx2(t, p, 6), exact_look_avx2(t, p, 7))));
+}
+
+/* The step at q matched some watched bucket (r): its matches settled, and
+** the tables of the buckets narrowed made again; 1 when the step is to be
+** made again. */
+AVX2_TARGET static int exact_settle_avx2(search *x, exact_state *st, __m256i t[EXACT_BYTES],
+                                         __m256i r, size_t q, size_t n) {
+  uint64_t at[EXACT_BUCKETS];
+  uint32_t inside = n - q < NARROW ? ((uint32_t)1 << (n - q)) - 1 : ~(uint32_t)0;
+  for (unsigned w = st->watch; w; w &= w - 1) {
+    __m256i bit = _mm256_set1_epi8((char)(w & -w));
+    at[__builtin_ctz(w)] =
+        (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(r, bit), bit)) & inside;
+  }
+  unsigned narrowed = exact_settle(x, st, at, q);
+  for (unsigned m = narrowed; m; m &= m - 1) {   /* their matches so far verified */
+    unsigned b = (unsigned)__builtin_ctz(m);
+    exact_retable_avx2(t, b, st->left[b], st->left_len[b], st->left_folds[b]);
+  }
+  return narrowed != 0;
+}
+
+/* exact_settle_avx2() on a copy of t: t's address taken, t would not stay
+** in registers. */
+AVX2_INLINE int exact_watched_avx2(search *x, exact_state *st, __m256i t[EXACT_BYTES],
+                                   __m256i r, size_t q, size_t n) {
+  __m256i u[EXACT_BYTES];
+#pragma GCC unroll 8
+  for (int o = 0; o < EXACT_BYTES; o++) u[o] = t[o];
+  int again = exact_settle_avx2(x, st, u, r, q, n);
+#pragma GCC unroll 8
+  for (int o = 0; o < EXACT_BYTES; o++) t[o] = u[o];
+  return again;
+}
+
+AVX2_TARGET static unsigned exact_avx2(search *x, const unsigned char *h, size_t n, int ascii,
+                                       exact_state *st) {
+  const exact_part *e = st->e;
+  __m256i t[EXACT_BYTES];
+  for (int o = 0; o < EXACT_BYTES; o++) t[o] = _mm256_broadcastsi128_si256(LOAD16(e->lo[o]));
+  if (ascii && e->out_in_ascii)
+    t[0] = _mm256_andnot_si256(_mm256_set1_epi8((char)e->out_in_ascii), t[0]);
+  __m256i watched = _mm256_set1_epi8((char)st->watch);
+  size_t q = 0;
+  while (q + NARROW + EXACT_BYTES - 1 <= n) {
+    __m256i r = exact_step_avx2(t, h + q);
+    if (__builtin_expect(!_mm256_testz_si256(r, watched), 0)) {
+      int again = exact_watched_avx2(x, st, t, r, q, n);
+      if (!st->watch) return 0;
+      watched = _mm256_set1_epi8((char)st->watch);
+      if (again) continue;   /* the step made again by the new tables */
+    }
+    q += NARROW;
+  }
+  unsigned char pad[NARROW + 2 * EXACT_BYTES];   /* the last steps' bytes, zeros after */
+  while (q < n && st->watch) {
+    memset(pad, 0, sizeof pad);
+    memcpy(pad, h + q, n - q < NARROW + EXACT_BYTES - 1 ? n - q : NARROW + EXACT_BYTES - 1);
+    __m256i r = exact_step_avx2(t, pad);
+    if (!_mm256_testz_si256(r, _mm256_set1_epi8((char)st->watch)) &&
+        exact_watched_avx2(x, st, t, r, q, n))
+      continue;
+    q += NARROW;
+  }
+  return 0;   /* (no match decides) */
+}
 #endif
 
 #if IFS_NEON
@@ -1892,7 +2017,16 @@ static int vector_level(int level) {
   return 0;
 }
 
-static int exact_pass_runs(void) { return vector_level(4) == 4; }
+/* Whether the exact pass runs for a set of k needles (only_likely: all
+** expected found): with VBMI, for any; with AVX2 alone, for a list of at
+** least EXACT_BUCKETS such needles (a case's own words), whose finds cost
+** the filter more than the pass of verified matches (exact_avx2) costs.
+** Beside needles that keep the filter's pass (a refusal list's), that pass
+** cost one list 1.09 of the time (make bench --compare); for a few words, a
+** row of the generated eval rows 1.02. */
+static int exact_pass_runs(size_t k, int only_likely) {
+  return vector_level(4) == 4 || (only_likely && k >= EXACT_BUCKETS && vector_level(2) == 2);
+}
 
 /* The vector loop of a level vector_level() gave; level 0 scans nothing.
 ** *width: the positions *bits covers (AVX-512 steps by WIDE to the text's
@@ -2337,7 +2471,7 @@ static int exact_narrow(search *x, exact_state *st, unsigned b) {
   unsigned kept = st->e->kept;
   st->left_folds[b] =
       kept >> i & 1 ? st->e->folds[__builtin_popcount(kept & ((1u << i) - 1))] : NULL;
-  if (!(st->e->how[i] & FITS_MAYBE)) {
+  if (!st->verify_all && !(st->e->how[i] & FITS_MAYBE)) {
     st->watch &= ~(1u << b);
     st->decides |= 1u << b;
   }
@@ -2394,7 +2528,7 @@ static unsigned needles_of(const exact_part *e, unsigned buckets) {
 ** from the start. */
 static void exact_answers(search *x, const exact_state *st, unsigned hits) {
   const exact_part *e = st->e;
-  unsigned deciding = hits & (~e->maybe | st->decides) & ~st->gave_up;
+  unsigned deciding = st->verify_all ? 0 : hits & (~e->maybe | st->decides) & ~st->gave_up;
   unsigned yes = st->found | needles_of(e, deciding);
   unsigned gave_up = needles_of(e, st->gave_up) & ~st->found;
   unsigned again = x->ascii ? 0 : e->again & ~yes & ~gave_up;
@@ -2409,9 +2543,12 @@ static void exact_answers(search *x, const exact_state *st, unsigned hits) {
 /* The exact pass's start: every verified bucket watched, with a check for
 ** each step of the text and sixteen more, and characters compared up to
 ** twice the text's. */
-static void exact_start(search *x, exact_state *st) {
+static void exact_start(search *x, exact_state *st, int verify_all) {
   st->e = x->s->exact;
-  st->watch = st->e->maybe & ~(x->ascii ? st->e->out_in_ascii : 0u);
+  st->verify_all = verify_all;
+  unsigned used = 0;
+  for (unsigned b = 0; b < EXACT_BUCKETS; b++) used |= (st->e->in_bucket[b] != 0) << b;
+  st->watch = (verify_all ? used : st->e->maybe) & ~(x->ascii ? st->e->out_in_ascii : 0u);
   st->found = st->decides = st->gave_up = 0;
   for (unsigned b = 0; b < EXACT_BUCKETS; b++) st->next[b] = 0;
   st->checks = 16 + x->n / WIDE;
@@ -2463,9 +2600,9 @@ static void find_level(const ifs_needle_set *s, const char *needles, const char 
 #if IFS_X86_SIMD   /* (at every level: the filter has none of its needles) */
   exact_state st;
   unsigned hits = 0;
-  if (s->exact) {
-    exact_start(x, &st);
-    hits = exact_vbmi(x, x->h, n, ascii, &st);
+  if (s->exact) {   /* (a set has one only where AVX2 runs) */
+    exact_start(x, &st, level < 4);
+    hits = level == 4 ? exact_vbmi(x, x->h, n, ascii, &st) : exact_avx2(x, x->h, n, ascii, &st);
   }
 #endif
   if (x->left)   /* (the filter's part of the set: not read otherwise) */
@@ -2522,7 +2659,9 @@ int ifs_test_needle_set_narrow(const ifs_needle_set *s) { return s->narrow; }
 
 unsigned ifs_test_needle_set_exact(const ifs_needle_set *s) { return s->exact ? s->exact->n : 0; }
 
-int ifs_test_needle_set_exact_runs(void) { return exact_pass_runs(); }
+int ifs_test_needle_set_exact_runs(size_t k, int only_likely) {
+  return exact_pass_runs(k, only_likely);
+}
 
 size_t ifs_test_needle_set_folds_end(const ifs_needle_set *s) {
   const exact_part *e = s->exact;

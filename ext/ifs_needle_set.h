@@ -117,11 +117,13 @@ size_t ifs_test_needle_set_prefix_skip(const char *low, size_t len, int big);
 int ifs_test_needle_set_narrow(const ifs_needle_set *s);
 
 /* Test hook: how many of the set's needles the exact pass decides (0:
-** none, or this CPU has no AVX-512 VBMI). */
+** none, or this CPU does not run it for such a set). */
 unsigned ifs_test_needle_set_exact(const ifs_needle_set *s);
 
-/* Test hook: 1 when this CPU runs the exact pass (AVX-512 VBMI). */
-int ifs_test_needle_set_exact_runs(void);
+/* Test hook: 1 when this CPU runs the exact pass for a set of k needles,
+** all of them expected found (only_likely) or not: AVX-512 VBMI runs it for
+** any, AVX2 alone for eight or more expected found. */
+int ifs_test_needle_set_exact_runs(size_t k, int only_likely);
 
 /* Test hook: where the folds the exact pass keeps end, in bytes from the
 ** set's start (0: it keeps none). */

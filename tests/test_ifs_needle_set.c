@@ -642,7 +642,7 @@ START_TEST(test_exact_pass) {
   needles v;
   refusal_words(&v, 13);   /* all: apology, refuse, cannot alone, the others two to a bucket */
   ifs_needle_set *s = set_of(&v);
-  ck_assert_uint_eq(ifs_test_needle_set_exact(s), ifs_test_needle_set_exact_runs() ? 13 : 0);
+  ck_assert_uint_eq(ifs_test_needle_set_exact(s), ifs_test_needle_set_exact_runs(v.k, 1) ? 13 : 0);
   check_every_position(s, &v, 13, 1);
   for (size_t n = 60; n <= 200; n++) check_positions(s, &v, 13, 1, n, n - 16, n);
   ifs_needle_set_free(s);
@@ -657,7 +657,7 @@ START_TEST(test_exact_pass) {
   static const size_t misfit_len[] = {6, 9, 5, 3, 3, 2, 5, 10, 9, 3, 7};
   needles_of(&v, misfits, misfit_len, 11);
   s = set_of(&v);
-  ck_assert_uint_eq(ifs_test_needle_set_exact(s), ifs_test_needle_set_exact_runs() ? 6 : 0);
+  ck_assert_uint_eq(ifs_test_needle_set_exact(s), ifs_test_needle_set_exact_runs(v.k, 1) ? 6 : 0);
   check_every_position(s, &v, 11, 0);
   ifs_needle_set_free(s);
   needles_free(&v);
@@ -676,7 +676,7 @@ START_TEST(test_hot_bytes) {
   refusal_words(&v, 10);
   ifs_needle_set *s = set_of(&v);
   size_t bytes = ifs_needle_set_bytes(s), hot = ifs_needle_set_hot_bytes(s);
-  if (ifs_test_needle_set_exact_runs()) {
+  if (ifs_test_needle_set_exact_runs(v.k, 1)) {
     ck_assert_uint_eq(ifs_test_needle_set_exact(s), 10);
     ck_assert_uint_le(hot, 768);
     ck_assert_uint_ge(bytes, hot + 1024);
@@ -718,7 +718,7 @@ START_TEST(test_exact_pass_searches_again) {
   needles v;
   needles_of(&v, words, NULL, K);
   ifs_needle_set *s = set_of(&v);
-  ck_assert_uint_eq(ifs_test_needle_set_exact(s), ifs_test_needle_set_exact_runs() ? K : 0);
+  ck_assert_uint_eq(ifs_test_needle_set_exact(s), ifs_test_needle_set_exact_runs(v.k, 1) ? K : 0);
   ck_assert_int_eq(answer_of(s, &v, "a debra, the zelve", 1, ZEBRA), 0);
   ck_assert_int_eq(answer_of(s, &v, "a debra, the zelve", 1, DELVE), 0);
   ck_assert_int_eq(answer_of(s, &v, "a ZEBRA", 1, ZEBRA), 1);
@@ -730,7 +730,7 @@ START_TEST(test_exact_pass_searches_again) {
   ck_assert_int_eq(answer_of(s, &v, "caf\xc3\xa9 KELVIN", 0, KELVIN), 1);
   ifs_needle_set_free(s);
   s = set_built(&v, K - 1);   /* one not expected found: alpha .. zebra alone */
-  ck_assert_uint_eq(ifs_test_needle_set_exact(s), ifs_test_needle_set_exact_runs() ? 8 : 0);
+  ck_assert_uint_eq(ifs_test_needle_set_exact(s), ifs_test_needle_set_exact_runs(v.k, 0) ? 8 : 0);
   ck_assert_int_eq(answer_of(s, &v, "a debra, the zelve", 1, ZEBRA), 0);
   ck_assert_int_eq(answer_of(s, &v, "\xe2\x84\xaa" "ELVIN", 0, KELVIN), 1);
   ifs_needle_set_free(s);
@@ -738,7 +738,7 @@ START_TEST(test_exact_pass_searches_again) {
   static const char *const mixed[] = {"guideline", "kelvin", "sorry", "refuse"};
   needles_of(&v, mixed, NULL, 4);
   s = set_built(&v, 3);   /* of the three expected found, sorry alone */
-  ck_assert_uint_eq(ifs_test_needle_set_exact(s), ifs_test_needle_set_exact_runs() ? 1 : 0);
+  ck_assert_uint_eq(ifs_test_needle_set_exact(s), ifs_test_needle_set_exact_runs(v.k, 0) ? 1 : 0);
   ck_assert_int_eq(answer_of(s, &v, "\xe2\x84\xaa" "ELVIN: sorry, the guidelin", 0, 0), 0);
   ck_assert_int_eq(answer_of(s, &v, "\xe2\x84\xaa" "ELVIN: sorry, the guidelin", 0, 1), 1);
   ifs_needle_set_free(s);
@@ -762,7 +762,7 @@ START_TEST(test_exact_pass_verified_where_matched) {
   needles v;
   needles_of(&v, words, NULL, K);
   ifs_needle_set *s = set_of(&v);
-  if (!ifs_test_needle_set_exact_runs()) {   /* (no exact pass to test) */
+  if (!ifs_test_needle_set_exact_runs(v.k, 1)) {   /* (no exact pass to test) */
     ifs_needle_set_free(s);
     needles_free(&v);
     return;
@@ -848,7 +848,7 @@ START_TEST(test_exact_pass_bytes) {
   needles v;
   needles_of(&v, words, NULL, 5);
   ifs_needle_set *s = set_of(&v);
-  ck_assert_uint_eq(ifs_test_needle_set_exact(s), ifs_test_needle_set_exact_runs() ? 5 : 0);
+  ck_assert_uint_eq(ifs_test_needle_set_exact(s), ifs_test_needle_set_exact_runs(v.k, 1) ? 5 : 0);
   static char text[300];
   for (size_t n = 2; n <= 280; n += 2) {
     for (size_t i = 0; i + 1 < n; i += 2) memcpy(text + i, "\xc2\xa1", 2);   /* U+00A1 */
@@ -884,7 +884,7 @@ START_TEST(test_exact_pass_folded_bytes) {
   needles v;
   needles_of(&v, words, NULL, K);
   ifs_needle_set *s = set_of(&v);
-  ck_assert_uint_eq(ifs_test_needle_set_exact(s), ifs_test_needle_set_exact_runs() ? K : 0);
+  ck_assert_uint_eq(ifs_test_needle_set_exact(s), ifs_test_needle_set_exact_runs(v.k, 1) ? K : 0);
   static char text[N];
   static signed char got[MAX_NEEDLES];
   for (size_t i = 0; i < K; i++) {
@@ -945,7 +945,7 @@ START_TEST(test_exact_pass_wide) {
   needles v;
   needles_of(&v, words, NULL, K);
   ifs_needle_set *s = set_of(&v);
-  ck_assert_uint_eq(ifs_test_needle_set_exact(s), ifs_test_needle_set_exact_runs() ? 11 : 0);
+  ck_assert_uint_eq(ifs_test_needle_set_exact(s), ifs_test_needle_set_exact_runs(v.k, 1) ? 11 : 0);
   check_every_position(s, &v, K, 0);
   for (size_t n = 60; n <= 200; n++) check_positions(s, &v, K, 0, n, n - 16, n);
   static const char *const forms[] = {
@@ -958,7 +958,7 @@ START_TEST(test_exact_pass_wide) {
   const char *mix = "\xc3\xa9 \xe6\xb5\xa5\xe6\x9c\xac";   /* U+6D65, then the second Han */
   ck_assert_int_eq(answer_of(s, &v, mix, 0, GREEK), 0);
   ck_assert_int_eq(answer_of(s, &v, mix, 0, HAN2), 0);
-  if (ifs_test_needle_set_exact_runs())
+  if (ifs_test_needle_set_exact_runs(v.k, 1))
     ck_assert_uint_eq(ifs_test_needle_set_searched_again(s, v.all.p, mix, strlen(mix), 0, got), 0);
   /* privet's bytes, each read by its low five bits: "0?1 0802" */
   ck_assert_int_eq(answer_of(s, &v, "at 0?1 0802 zebra", 1, PRIVET), 0);
@@ -983,7 +983,7 @@ START_TEST(test_hot_bytes_hold_folds) {
   needles_of(&v, words, NULL, K);
   ifs_needle_set *s = set_of(&v);
   size_t bytes = ifs_needle_set_bytes(s), hot = ifs_needle_set_hot_bytes(s);
-  if (ifs_test_needle_set_exact_runs()) {
+  if (ifs_test_needle_set_exact_runs(v.k, 1)) {
     ck_assert_uint_eq(ifs_test_needle_set_exact(s), K);
     size_t end = ifs_test_needle_set_folds_end(s);
     ck_assert_uint_gt(end, 0);
