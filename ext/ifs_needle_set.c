@@ -1056,7 +1056,7 @@ static unsigned exact_fits(const char *low, size_t len) {
 ** each: its flags, and its bucket in bits 8 up.  Of the first likely
 ** needles, those that fit, up to EXACT_BUCKETS of them, each whole; in a
 ** set of those alone (see above), up to EXACT_NEEDLES, any way.  None in
-** a big set, or where the pass does not run (a CPU without VBMI).  How
+** a big set, or where the pass does not run (exact_pass_runs).  How
 ** many. */
 static unsigned exact_needles(const char *text, const ifs_span *span, size_t k, size_t likely,
                               uint32_t pick[EXACT_NEEDLES], unsigned how[EXACT_NEEDLES]) {
