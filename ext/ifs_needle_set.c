@@ -1115,6 +1115,12 @@ static void exact_folds(const unsigned char *low, size_t len, uint64_t allow[EXA
   }
 }
 
+/* The low four bits of any folded byte a set of them allows (bit v:
+** folded byte v), as bits 0-15. */
+static unsigned low_fours(uint64_t allow) {
+  return (unsigned)(allow | allow >> 16 | allow >> 32 | allow >> 48) & 0xFFFF;
+}
+
 /* Bucket bit of e allows the lowered needle low[0..len) by its first
 ** EXACT_BYTES bytes (exact_folds; a set of folded bytes is kept as its
 ** low four bits' and its high two's, which allow their every pair). */
@@ -1122,13 +1128,10 @@ static void exact_add(exact_part *e, const unsigned char *low, size_t len, unsig
   uint64_t allow[EXACT_BYTES];
   exact_folds(low, len, allow);
   for (size_t at = 0; at < EXACT_BYTES; at++) {
-    unsigned lows = 0;   /* the low four bits of any folded byte allowed */
-    for (unsigned h = 0; h < 4; h++) {
-      unsigned some = (unsigned)(allow[at] >> 16 * h) & 0xFFFF;
-      if (some) e->hi[at][h] |= bit;
-      lows |= some;
-    }
-    for (; lows; lows &= lows - 1) e->lo[at][__builtin_ctz(lows)] |= bit;
+    for (unsigned h = 0; h < 4; h++)
+      if (allow[at] >> 16 * h & 0xFFFF) e->hi[at][h] |= bit;
+    for (unsigned lows = low_fours(allow[at]); lows; lows &= lows - 1)
+      e->lo[at][__builtin_ctz(lows)] |= bit;
   }
 }
 
@@ -1877,9 +1880,8 @@ AVX2_TARGET static __attribute__((noinline, cold)) void exact_retable_avx2(
                                         -128, 1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32,
                                         64, -128);
   for (int o = 0; o < EXACT_BYTES; o++) {
-    uint64_t a = folds[o];
-    unsigned lows = (unsigned)(a | a >> 16 | a >> 32 | a >> 48) & 0xFFFF;
-    __m256i m = _mm256_shuffle_epi8(_mm256_set1_epi16((short)lows), which);   /* entry i: bit i */
+    /* entry i: bit i of the low fours */
+    __m256i m = _mm256_shuffle_epi8(_mm256_set1_epi16((short)low_fours(folds[o])), which);
     m = _mm256_cmpeq_epi8(_mm256_and_si256(m, each), each);
     t[o] = _mm256_or_si256(_mm256_andnot_si256(bit, t[o]), _mm256_and_si256(m, bit));
   }
@@ -2546,9 +2548,10 @@ static void exact_answers(search *x, const exact_state *st, unsigned hits) {
 static void exact_start(search *x, exact_state *st, int verify_all) {
   st->e = x->s->exact;
   st->verify_all = verify_all;
-  unsigned used = 0;
-  for (unsigned b = 0; b < EXACT_BUCKETS; b++) used |= (st->e->in_bucket[b] != 0) << b;
-  st->watch = (verify_all ? used : st->e->maybe) & ~(x->ascii ? st->e->out_in_ascii : 0u);
+  st->watch = st->e->maybe;
+  if (verify_all)   /* every bucket holding a needle */
+    for (unsigned i = 0; i < st->e->n; i++) st->watch |= 1u << st->e->bucket[i];
+  st->watch &= ~(x->ascii ? st->e->out_in_ascii : 0u);
   st->found = st->decides = st->gave_up = 0;
   for (unsigned b = 0; b < EXACT_BUCKETS; b++) st->next[b] = 0;
   st->checks = 16 + x->n / WIDE;
