@@ -1713,15 +1713,20 @@ VBMI_TARGET static size_t narrow_block_vbmi(const byte_tables *bt, const tables 
   return loop_vbmi(bt, ext, h, n, q, bits, 1);
 }
 
-/* The buckets set in any of v's bytes. */
-VBMI_INLINE unsigned exact_buckets(__m512i v) {
-  __m256i a = _mm256_or_si256(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
-  __m128i b = _mm_or_si128(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
+/* The buckets set in any of r's bytes. */
+AVX2_INLINE unsigned buckets_avx2_of(__m256i r) {
+  __m128i b = _mm_or_si128(_mm256_castsi256_si128(r), _mm256_extracti128_si256(r, 1));
   b = _mm_or_si128(b, _mm_srli_si128(b, 8));
   b = _mm_or_si128(b, _mm_srli_si128(b, 4));
   b = _mm_or_si128(b, _mm_srli_si128(b, 2));
   b = _mm_or_si128(b, _mm_srli_si128(b, 1));
   return (unsigned)_mm_cvtsi128_si32(b) & 0xFF;
+}
+
+/* The buckets set in any of v's bytes. */
+VBMI_INLINE unsigned exact_buckets(__m512i v) {
+  return buckets_avx2_of(
+      _mm256_or_si256(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1)));
 }
 
 /* The exact pass (see above): the buckets of st->e matching somewhere in
@@ -1905,16 +1910,6 @@ AVX2_INLINE __m256i exact_step_avx2(const __m256i *t, const unsigned char *p) {
                        _mm256_and_si256(exact_look_avx2(t, p, 2), exact_look_avx2(t, p, 3))),
       _mm256_and_si256(_mm256_and_si256(exact_look_avx2(t, p, 4), exact_look_avx2(t, p, 5)),
                        _mm256_and_si256(exact_look_avx2(t, p, 6), exact_look_avx2(t, p, 7))));
-}
-
-/* The buckets set in any of r's bytes. */
-AVX2_INLINE unsigned buckets_avx2_of(__m256i r) {
-  __m128i b = _mm_or_si128(_mm256_castsi256_si128(r), _mm256_extracti128_si256(r, 1));
-  b = _mm_or_si128(b, _mm_srli_si128(b, 8));
-  b = _mm_or_si128(b, _mm_srli_si128(b, 4));
-  b = _mm_or_si128(b, _mm_srli_si128(b, 2));
-  b = _mm_or_si128(b, _mm_srli_si128(b, 1));
-  return (unsigned)_mm_cvtsi128_si32(b) & 0xFF;
 }
 
 /* The step at q matched some watched bucket (r): its matches settled, and
