@@ -1986,11 +1986,12 @@ AVX2_TARGET static unsigned exact_avx2(search *x, const unsigned char *h, size_t
     t[0] = _mm256_andnot_si256(_mm256_set1_epi8((char)e->out_in_ascii), t[0]);
   if (ascii) {
     size_t whole = n >= EXACT_BYTES ? (n - (EXACT_BYTES - 1)) / NARROW * NARROW : 0;
-    unsigned char last[2 * NARROW + EXACT_BYTES];   /* the last steps' bytes, zeros after */
-    memset(last, 0, sizeof last);
-    memcpy(last, h + whole, n - whole);
-    if (exact_steps_avx2(x, st, t, h, whole, 0))
+    if (exact_steps_avx2(x, st, t, h, whole, 0) && n > whole) {
+      unsigned char last[2 * NARROW + EXACT_BYTES];   /* the last steps' bytes, zeros after */
+      memset(last, 0, sizeof last);
+      memcpy(last, h + whole, n - whole);
       exact_steps_avx2(x, st, t, last, n - whole, whole);
+    }
   } else {
     unsigned char f[EXACT_CHUNK + NARROW + EXACT_BYTES];
     for (size_t c = 0; c < n; c += EXACT_CHUNK) {
@@ -2555,11 +2556,11 @@ static int exact_narrow(search *x, exact_state *st, unsigned b) {
 }
 
 /* The exact pass's step at text byte q where watched buckets matched (hit:
-** some of them; at[b]: bit i, bucket b of hit matches at q + i): each such match not
-** verified yet is verified, until a needle is found there (then its bucket
-** narrowed: the step is made again) or the checks run out (then its
-** needles are left to a search from there, as the pass would make a long
-** text's verifying quadratic).  The buckets whose tables changed. */
+** some of them; at[b]: bit i, bucket b of hit matches at q + i): each such
+** match not verified yet is verified, until a needle is found there (then
+** its bucket narrowed: the step is made again) or the checks run out (then
+** its needles are left to a search from there, as the pass would make a
+** long text's verifying quadratic).  The buckets whose tables changed. */
 static unsigned exact_settle(search *x, exact_state *st, const uint64_t *at, unsigned hit,
                              size_t q) {
   unsigned narrowed = 0;
